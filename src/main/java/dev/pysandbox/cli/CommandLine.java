@@ -1,0 +1,93 @@
+package dev.pysandbox.cli;
+
+import java.nio.file.Path;
+import java.util.List;
+
+import dev.pysandbox.config.ConfigException;
+import dev.pysandbox.config.Settings;
+
+/**
+ * The parsed command line: which command, and the settings after the defaults, {@code --config FILE} and
+ * {@code --KEY=VALUE} flags were applied in that order.
+ *
+ * @param run  what {@code run} should execute, or null to serve MCP
+ * @param help whether usage was asked for
+ */
+public record CommandLine(Settings settings, RunCommand.Input run, boolean help) {
+    public static final String USAGE = """
+            usage: python-sandbox-mcp [serve] [--config FILE] [--KEY=VALUE ...]
+                   python-sandbox-mcp run (-c CODE | FILE.py | -) [--stdin TEXT] [--timeout SECONDS] [--KEY=VALUE ...]
+              serve   speak MCP on stdin/stdout (the default)
+              run     execute one snippet in the sandbox and print its JSON result
+              KEY     any setting of config/python-sandbox-mcp.properties, e.g. --workers=2""";
+
+    public static CommandLine parse(String[] args) throws ConfigException {
+        List<String> rest = List.of(args);
+        boolean run = false;
+        if (!rest.isEmpty() && (rest.get(0).equals("run") || rest.get(0).equals("serve"))) {
+            run = rest.get(0).equals("run");
+            rest = rest.subList(1, rest.size());
+        }
+        Settings settings = Settings.defaults();
+        Path configFile = null;
+        String code = null;
+        String script = null;
+        String stdin = null;
+        Integer timeout = null;
+        boolean help = false;
+        for (int i = 0; i < rest.size(); i++) {
+            String arg = rest.get(i);
+            if (arg.equals("-h") || arg.equals("--help")) {
+                help = true;
+            } else if (arg.equals("--config")) {
+                configFile = Path.of(value(rest, ++i, arg));
+            } else if (run && arg.equals("-c")) {
+                code = value(rest, ++i, arg);
+            } else if (run && arg.equals("--stdin")) {
+                stdin = value(rest, ++i, arg);
+            } else if (run && arg.equals("--timeout")) {
+                timeout = parseTimeout(value(rest, ++i, arg));
+            } else if (arg.startsWith("--") && arg.contains("=")) {
+                continue; // settings are applied after the file, below
+            } else if (arg.startsWith("--")) {
+                throw new ConfigException("setting " + arg + " needs a value: " + arg + "=VALUE");
+            } else if (run && script == null && code == null) {
+                script = arg;
+            } else {
+                throw new ConfigException("unexpected argument '" + arg + "'");
+            }
+        }
+        if (configFile != null) {
+            settings = settings.withFile(configFile);
+        }
+        for (String arg : rest) {
+            if (arg.startsWith("--") && arg.contains("=")) {
+                int eq = arg.indexOf('=');
+                settings = settings.with(arg.substring(2, eq), arg.substring(eq + 1), "on the command line");
+            }
+        }
+        RunCommand.Input input = null;
+        if (run) {
+            if (code == null && script == null && !help) {
+                throw new ConfigException("run needs -c CODE, a FILE.py, or - for standard input");
+            }
+            input = new RunCommand.Input(code, script, stdin, timeout);
+        }
+        return new CommandLine(settings, input, help);
+    }
+
+    private static String value(List<String> args, int index, String flag) throws ConfigException {
+        if (index >= args.size()) {
+            throw new ConfigException(flag + " needs a value");
+        }
+        return args.get(index);
+    }
+
+    private static int parseTimeout(String raw) throws ConfigException {
+        try {
+            return Integer.parseInt(raw);
+        } catch (NumberFormatException e) {
+            throw new ConfigException("--timeout must be a whole number of seconds, not '" + raw + "'");
+        }
+    }
+}

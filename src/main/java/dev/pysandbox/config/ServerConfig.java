@@ -1,0 +1,135 @@
+package dev.pysandbox.config;
+
+import java.lang.management.ManagementFactory;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+
+/** The server's settings, typed and checked. Built once at start-up from {@link Settings}. */
+public record ServerConfig(
+        int workers,
+        String workerHeap,
+        int readyContexts,
+        Duration workerStartup,
+        Duration killGrace,
+        List<String> workerJvmOptions,
+        Path cacheDir,
+        Duration defaultTimeout,
+        Duration maxTimeout,
+        Duration runPythonTimeout,
+        Path runRoot,
+        int maxCodeBytes,
+        int captureBytes,
+        long stopAfterBytes,
+        int maxSessions,
+        Duration sessionIdleTimeout,
+        int maxLineBytes,
+        String logLevel) {
+
+    private static final Set<String> LOG_LEVELS = Set.of("error", "warn", "info", "debug", "trace");
+
+    public static ServerConfig from(Settings s) throws ConfigException {
+        String heap = s.get("worker.heap");
+        if (!heap.matches("\\d+[kKmMgG]?")) {
+            throw new ConfigException("worker.heap must look like 512m or 2g, not '" + heap + "'");
+        }
+        Duration defaultTimeout = Duration.ofSeconds(integer(s, "execute.default-timeout-seconds", 1, 86_400));
+        Duration maxTimeout = Duration.ofSeconds(integer(s, "execute.max-timeout-seconds", 1, 86_400));
+        if (defaultTimeout.compareTo(maxTimeout) > 0) {
+            throw new ConfigException("execute.default-timeout-seconds (" + defaultTimeout.toSeconds()
+                    + ") is larger than execute.max-timeout-seconds (" + maxTimeout.toSeconds() + ")");
+        }
+        String logLevel = s.get("log.level").toLowerCase(Locale.ROOT);
+        if (!LOG_LEVELS.contains(logLevel)) {
+            throw new ConfigException("log.level must be one of " + LOG_LEVELS + ", not '" + logLevel + "'");
+        }
+        int captureBytes = integer(s, "output.capture-bytes", 64, 64 * 1024 * 1024);
+        long stopAfter = integer(s, "output.stop-after-bytes", 1, Integer.MAX_VALUE);
+        if (stopAfter < captureBytes) {
+            throw new ConfigException("output.stop-after-bytes must be at least output.capture-bytes");
+        }
+        return new ServerConfig(
+                workers(s.get("workers"), heap),
+                heap,
+                integer(s, "worker.ready-contexts", 1, 16),
+                Duration.ofSeconds(integer(s, "worker.startup-timeout-seconds", 1, 3_600)),
+                Duration.ofMillis(integer(s, "worker.kill-grace-millis", 100, 60_000)),
+                s.get("worker.jvm-options").isBlank() ? List.of() : Arrays.asList(s.get("worker.jvm-options").split("\\s+")),
+                path(s.get("worker.cache-dir"), defaultCacheDir()),
+                defaultTimeout,
+                maxTimeout,
+                Duration.ofSeconds(integer(s, "run-python.timeout-seconds", 1, 86_400)),
+                path(s.get("run-python.root"), Path.of("")),
+                integer(s, "code.max-bytes", 1, 256 * 1024 * 1024),
+                captureBytes,
+                stopAfter,
+                integer(s, "sessions.max", 1, 100_000),
+                Duration.ofSeconds(integer(s, "sessions.idle-timeout-seconds", 1, 7 * 86_400)),
+                integer(s, "transport.max-line-bytes", 1024, Integer.MAX_VALUE),
+                logLevel);
+    }
+
+    private static int integer(Settings s, String key, int min, int max) throws ConfigException {
+        String raw = s.get(key);
+        try {
+            long value = Long.parseLong(raw);
+            if (value < min || value > max) {
+                throw new ConfigException(key + " must be between " + min + " and " + max + ", not " + raw);
+            }
+            return (int) value;
+        } catch (NumberFormatException e) {
+            throw new ConfigException(key + " must be a whole number, not '" + raw + "'");
+        }
+    }
+
+    private static int workers(String raw, String heap) throws ConfigException {
+        if (!raw.equalsIgnoreCase("auto")) {
+            try {
+                int n = Integer.parseInt(raw);
+                if (n >= 1 && n <= 64) {
+                    return n;
+                }
+            } catch (NumberFormatException ignored) {
+                // fall through to the message
+            }
+            throw new ConfigException("workers must be 'auto' or a number from 1 to 64, not '" + raw + "'");
+        }
+        int cores = Runtime.getRuntime().availableProcessors();
+        long perWorker = heapBytes(heap) + 300L * 1024 * 1024;
+        long memory = totalMemoryBytes();
+        int byMemory = memory <= 0 ? cores : (int) Math.max(1, (memory / 2) / perWorker);
+        return Math.max(1, Math.min(cores, byMemory));
+    }
+
+    static long heapBytes(String heap) {
+        char unit = Character.toLowerCase(heap.charAt(heap.length() - 1));
+        String digits = Character.isDigit(unit) ? heap : heap.substring(0, heap.length() - 1);
+        long n = Long.parseLong(digits);
+        return switch (unit) {
+            case 'k' -> n * 1024;
+            case 'm' -> n * 1024 * 1024;
+            case 'g' -> n * 1024 * 1024 * 1024;
+            default -> n;
+        };
+    }
+
+    private static long totalMemoryBytes() {
+        if (ManagementFactory.getOperatingSystemMXBean() instanceof com.sun.management.OperatingSystemMXBean os) {
+            return os.getTotalMemorySize();
+        }
+        return -1;
+    }
+
+    private static Path path(String raw, Path fallback) {
+        return (raw.isBlank() ? fallback : Path.of(raw)).toAbsolutePath().normalize();
+    }
+
+    private static Path defaultCacheDir() {
+        String xdg = System.getenv("XDG_CACHE_HOME");
+        Path base = xdg != null && !xdg.isBlank() ? Path.of(xdg) : Path.of(System.getProperty("user.home"), ".cache");
+        return base.resolve("python-sandbox-mcp");
+    }
+}

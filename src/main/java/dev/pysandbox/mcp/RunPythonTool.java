@@ -1,0 +1,118 @@
+package dev.pysandbox.mcp;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.util.Map;
+
+import io.modelcontextprotocol.json.McpJsonMapper;
+import io.modelcontextprotocol.server.McpServerFeatures.SyncToolSpecification;
+import io.modelcontextprotocol.server.McpSyncServerExchange;
+import io.modelcontextprotocol.spec.McpSchema.CallToolRequest;
+import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
+import io.modelcontextprotocol.spec.McpSchema.Tool;
+
+import dev.pysandbox.config.ServerConfig;
+import dev.pysandbox.execution.ExecutionRequest;
+import dev.pysandbox.execution.ExecutionResult;
+import dev.pysandbox.execution.Status;
+import dev.pysandbox.mcp.CallArguments.InvalidArgument;
+import dev.pysandbox.mcp.ScriptLocator.Refusal;
+import dev.pysandbox.supervisor.Sandbox;
+
+/**
+ * {@code run_python}, in the shape of the RunPython tool that agents already know: code or a script file,
+ * answered as plain text ({@code Stdout:…Stderr:…} or {@code Error: …}). It runs in the same sandbox as
+ * {@code execute_code}; only the script file itself is read from the host, by the server.
+ */
+final class RunPythonTool {
+    static final String NAME = "run_python";
+
+    private final Sandbox sandbox;
+    private final ServerConfig config;
+    private final ScriptLocator locator;
+
+    RunPythonTool(Sandbox sandbox, ServerConfig config) throws IOException {
+        this.sandbox = sandbox;
+        this.config = config;
+        this.locator = new ScriptLocator(config.runRoot());
+    }
+
+    SyncToolSpecification specification(McpJsonMapper json) {
+        Tool tool = Tool.builder()
+                .name(NAME)
+                .title("Run Python")
+                .description("Runs Python code, or a .py script under the server's run directory, in the sandbox"
+                        + " and answers 'Stdout:\\n…\\nStderr:\\n…' or 'Error: …'. Give code or scriptPath;"
+                        + " scriptPath wins. Timeout " + config.runPythonTimeout().toSeconds() + " s.")
+                .inputSchema(json, ToolSchemas.load("run_python.input.json", Map.of()))
+                .build();
+        return SyncToolSpecification.builder().tool(tool).callHandler(this::call).build();
+    }
+
+    private CallToolResult call(McpSyncServerExchange exchange, CallToolRequest request) {
+        String answer = run(new CallArguments(request.arguments()));
+        return CallToolResult.builder().addTextContent(answer).isError(answer.startsWith("Error: ")).build();
+    }
+
+    String run(CallArguments arguments) {
+        ExecutionRequest request;
+        try {
+            request = toRequest(arguments);
+        } catch (InvalidArgument | Refusal e) {
+            return "Error: " + e.getMessage();
+        }
+        try {
+            return describe(sandbox.execute(request), config.runPythonTimeout().toSeconds());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return "Error: Cancelled by the client.";
+        }
+    }
+
+    private ExecutionRequest toRequest(CallArguments arguments) throws InvalidArgument, Refusal {
+        String code = arguments.optionalString("code");
+        String scriptPath = arguments.optionalString("scriptPath");
+        String workingDirectory = arguments.optionalString("workingDirectory");
+        if (scriptPath == null && code == null) {
+            throw new InvalidArgument("provide either code or scriptPath.");
+        }
+        String filename = "<string>";
+        if (scriptPath != null) {
+            ScriptLocator.Script script = locator.locate(scriptPath, workingDirectory);
+            code = read(script);
+            filename = script.displayName();
+        } else if (workingDirectory != null) {
+            locator.directory(workingDirectory);
+        }
+        ExecuteCodeTool.CodeSize.check(code, config.maxCodeBytes());
+        return new ExecutionRequest(code, "", config.runPythonTimeout(), null, filename);
+    }
+
+    private String read(ScriptLocator.Script script) throws InvalidArgument {
+        try {
+            long size = Files.size(script.file());
+            if (size > config.maxCodeBytes()) {
+                throw new InvalidArgument("script is " + size + " bytes; the limit is " + config.maxCodeBytes()
+                        + " bytes (setting code.max-bytes).");
+            }
+            return Files.readString(script.file(), StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new InvalidArgument(ScriptLocator.NOT_A_SCRIPT);
+        }
+    }
+
+    static String describe(ExecutionResult result, long timeoutSeconds) {
+        String output = "Stdout:\n" + result.stdout() + "\nStderr:\n" + result.stderr();
+        if (result.status() == Status.SUCCESS) {
+            return output;
+        }
+        if (result.status() == Status.TIMEOUT) {
+            return "Error: Script timed out after " + timeoutSeconds + " seconds.\n" + output;
+        }
+        if (result.status() == Status.SETUP_ERROR) {
+            return "Error: " + result.errorMessage();
+        }
+        return "Error: " + result.errorMessage() + "\n" + output;
+    }
+}

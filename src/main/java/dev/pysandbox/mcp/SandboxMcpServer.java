@@ -1,0 +1,51 @@
+package dev.pysandbox.mcp;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.time.Duration;
+
+import io.modelcontextprotocol.json.McpJsonDefaults;
+import io.modelcontextprotocol.json.McpJsonMapper;
+import io.modelcontextprotocol.server.McpServer;
+import io.modelcontextprotocol.server.McpSyncServer;
+import io.modelcontextprotocol.spec.McpSchema.ServerCapabilities;
+
+import dev.pysandbox.config.ServerConfig;
+import dev.pysandbox.mcp.transport.StdioServerTransport;
+import dev.pysandbox.supervisor.Sandbox;
+
+/**
+ * The MCP edge: our stdio transport (the SDK's drops calls and dies on bad input; see shared/notes), the
+ * SDK's server for the protocol itself and schema validation, and the two tools.
+ */
+public final class SandboxMcpServer {
+    public static final String NAME = "python-sandbox-mcp";
+
+    private SandboxMcpServer() {
+    }
+
+    /** Serves MCP on the given streams until the client closes its end, then returns. */
+    public static void serve(ServerConfig config, Sandbox sandbox, InputStream in, OutputStream out)
+            throws IOException, InterruptedException {
+        McpJsonMapper json = McpJsonDefaults.getMapper();
+        // At EOF, calls in flight still get their answers: the longest a call can take is its timeout plus the kill grace.
+        Duration drain = config.maxTimeout().plus(config.killGrace()).plusSeconds(5);
+        StdioServerTransport transport = new StdioServerTransport(json, in, out, config.maxLineBytes(), drain);
+        McpSyncServer server = McpServer.sync(transport)
+                .serverInfo(NAME, version())
+                .instructions("Run Python code safely with execute_code (structured result) or run_python (text)."
+                        + " Code runs in an isolated GraalPy interpreter without file, network or process access.")
+                .capabilities(ServerCapabilities.builder().tools(false).build())
+                .tools(new ExecuteCodeTool(sandbox, config).specification(json),
+                        new RunPythonTool(sandbox, config).specification(json))
+                .build();
+        transport.awaitTermination();
+        server.close();
+    }
+
+    public static String version() {
+        String version = SandboxMcpServer.class.getPackage().getImplementationVersion();
+        return version == null ? "dev" : version;
+    }
+}

@@ -1,0 +1,128 @@
+package dev.pysandbox.supervisor;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import dev.pysandbox.execution.ExecutionRequest;
+import dev.pysandbox.execution.ExecutionResult;
+import dev.pysandbox.supervisor.SessionRegistry.Session;
+import dev.pysandbox.supervisor.SessionRegistry.SessionEndedException;
+
+/**
+ * The execution core as the rest of the server sees it: {@link #execute} takes a validated request and
+ * always returns a result. Code never runs in this JVM: it goes to a worker from the pool, and the worker's
+ * answer (or a deadline here) comes back.
+ */
+public final class Sandbox implements AutoCloseable {
+    private static final Logger log = LoggerFactory.getLogger(Sandbox.class);
+
+    /** Limits of the execution core, from configuration. */
+    public record Settings(int workers, Duration workerStartup, Duration killGrace, int maxSessions,
+            Duration sessionIdleTimeout) {
+    }
+
+    private final Settings settings;
+    private final ScheduledExecutorService timers;
+    private final WorkerPool pool;
+    private final SessionRegistry sessions;
+    private final AtomicLong callIds = new AtomicLong();
+
+    public Sandbox(Settings settings, WorkerLauncher launcher) {
+        this.settings = settings;
+        this.timers = Executors.newScheduledThreadPool(2, runnable -> {
+            Thread thread = new Thread(runnable, "sandbox-timers");
+            thread.setDaemon(true);
+            return thread;
+        });
+        this.sessions = new SessionRegistry(settings.maxSessions(), settings.sessionIdleTimeout(), WorkerProcess::closeSession);
+        // A call that waits for a context (cold worker) is bounded by the worker start-up limit, not its timeout.
+        this.pool = new WorkerPool(settings.workers(), launcher, timers, settings.killGrace(), settings.workerStartup(),
+                sessions::workerGone);
+        long sweepMillis = Math.clamp(settings.sessionIdleTimeout().toMillis() / 4, 100, 30_000);
+        timers.scheduleWithFixedDelay(sessions::expireIdle, sweepMillis, sweepMillis, TimeUnit.MILLISECONDS);
+    }
+
+    /** Starts the workers in the background; the server can answer clients while they warm up. */
+    public Sandbox start() {
+        log.info("starting {} worker(s)", settings.workers());
+        pool.start();
+        return this;
+    }
+
+    /**
+     * Runs the request and returns its result; never throws for anything the code does.
+     *
+     * @throws InterruptedException if the calling thread is interrupted (the client cancelled); the running
+     *                              code is then stopped and its result discarded
+     */
+    public ExecutionResult execute(ExecutionRequest request) throws InterruptedException {
+        if (request.sessionId() == null) {
+            return runOn(null, request);
+        }
+        Session session;
+        try {
+            session = sessions.open(request.sessionId());
+        } catch (SessionEndedException e) {
+            return ExecutionResult.setupError(e.getMessage());
+        }
+        session.lock.lockInterruptibly();
+        try {
+            return runOn(session, request);
+        } finally {
+            sessions.touch(session);
+            session.lock.unlock();
+        }
+    }
+
+    private ExecutionResult runOn(Session session, ExecutionRequest request) throws InterruptedException {
+        WorkerProcess worker;
+        try {
+            worker = pool.acquire(session == null ? null : session.worker, settings.workerStartup());
+        } catch (WorkerPool.WorkerGoneException e) {
+            return ExecutionResult.setupError(sessions.reportLost(session));
+        }
+        if (worker == null) {
+            if (session != null) {
+                sessions.discardUnbound(session);
+            }
+            return ExecutionResult.setupError("No sandbox worker became available within "
+                    + settings.workerStartup().toSeconds() + " seconds; the server log says why. Please retry.");
+        }
+        if (session != null && session.worker == null) {
+            session.worker = worker;
+        }
+        long id = callIds.incrementAndGet();
+        CompletableFuture<ExecutionResult> answer = worker.execute(id, request);
+        // The worker goes back to the pool only when it has answered, even if our caller stopped waiting.
+        answer.whenComplete((result, error) -> pool.release(worker));
+        try {
+            return answer.get();
+        } catch (InterruptedException e) {
+            worker.cancel(id);
+            throw e;
+        } catch (ExecutionException e) {
+            log.error("call {} failed inside the supervisor", id, e.getCause());
+            return ExecutionResult.setupError("The sandbox failed to run this call; please retry.");
+        }
+    }
+
+    /** The live workers' process ids, in slot order (diagnostics, tests). */
+    public List<Long> workerPids() {
+        return pool.workers().stream().map(WorkerProcess::pid).toList();
+    }
+
+    @Override
+    public void close() {
+        pool.close();
+        timers.shutdown();
+    }
+}

@@ -1,0 +1,166 @@
+package dev.pysandbox.supervisor;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.BiConsumer;
+
+/**
+ * Sessions: a client-chosen id whose Python context (variables, imports) lives on in one worker between
+ * calls. Sessions are capped in number (least recently used goes first) and expire when idle. An id that
+ * ended is remembered for a while, so that the next call with it is told what happened instead of silently
+ * running in an empty context.
+ */
+final class SessionRegistry {
+    private static final int REMEMBERED_ENDINGS = 1024;
+
+    /** Thrown when a call names a session that has ended; the message says how, and the id is free again. */
+    static final class SessionEndedException extends Exception {
+        SessionEndedException(String message) {
+            super(message);
+        }
+    }
+
+    /** One session. Its lock makes calls in the same session run one after another, as in a REPL. */
+    static final class Session {
+        final String id;
+        final ReentrantLock lock = new ReentrantLock(true);
+        volatile WorkerProcess worker;
+        volatile long lastUsedNanos = System.nanoTime();
+
+        Session(String id) {
+            this.id = id;
+        }
+    }
+
+    private static final String LOST =
+            "was lost because its worker process stopped (a crash, the memory limit, or recovery from a timeout).";
+
+    private final int maxSessions;
+    private final Duration idleTimeout;
+    /** Close a session's context in its worker: (worker, session id). */
+    private final BiConsumer<WorkerProcess, String> closer;
+    /** Access order, so the first entry is the least recently used. */
+    private final LinkedHashMap<String, Session> sessions = new LinkedHashMap<>(16, 0.75f, true);
+    private final LinkedHashMap<String, String> endings = new LinkedHashMap<>() {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<String, String> eldest) {
+            return size() > REMEMBERED_ENDINGS;
+        }
+    };
+
+    SessionRegistry(int maxSessions, Duration idleTimeout, BiConsumer<WorkerProcess, String> closer) {
+        this.maxSessions = maxSessions;
+        this.idleTimeout = idleTimeout;
+        this.closer = closer;
+    }
+
+    /** The live session with this id, or a new one; evicts the least recently used idle session if full. */
+    Session open(String id) throws SessionEndedException {
+        List<Session> evicted = new ArrayList<>();
+        Session session;
+        synchronized (this) {
+            String ending = endings.remove(id);
+            if (ending != null) {
+                throw new SessionEndedException(ended(id, ending));
+            }
+            session = sessions.get(id);
+            if (session == null) {
+                session = new Session(id);
+                sessions.put(id, session);
+                Iterator<Session> lru = sessions.values().iterator();
+                while (sessions.size() > maxSessions && lru.hasNext()) {
+                    Session candidate = lru.next();
+                    if (candidate != session && !candidate.lock.isLocked()) {
+                        lru.remove();
+                        endings.put(candidate.id, "was closed because more than " + maxSessions
+                                + " sessions were open and it was the least recently used.");
+                        evicted.add(candidate);
+                    }
+                }
+            }
+            session.lastUsedNanos = System.nanoTime();
+        }
+        evicted.forEach(this::closeInWorker);
+        return session;
+    }
+
+    synchronized void touch(Session session) {
+        session.lastUsedNanos = System.nanoTime();
+    }
+
+    /** Ends idle sessions; called periodically. */
+    void expireIdle() {
+        List<Session> expired = new ArrayList<>();
+        long now = System.nanoTime();
+        synchronized (this) {
+            Iterator<Session> it = sessions.values().iterator();
+            while (it.hasNext()) {
+                Session session = it.next();
+                if (now - session.lastUsedNanos > idleTimeout.toNanos() && !session.lock.isLocked()) {
+                    it.remove();
+                    endings.put(session.id, "expired after " + describe(idleTimeout) + " without a call.");
+                    expired.add(session);
+                }
+            }
+        }
+        expired.forEach(this::closeInWorker);
+    }
+
+    /** The worker holding these sessions' contexts is gone, and the contexts with it. */
+    synchronized void workerGone(WorkerProcess worker) {
+        Iterator<Session> it = sessions.values().iterator();
+        while (it.hasNext()) {
+            Session session = it.next();
+            if (session.worker == worker) {
+                it.remove();
+                endings.put(session.id, LOST);
+            }
+        }
+    }
+
+    /**
+     * Tells the caller now that this session's worker is gone, and frees the id, whether or not
+     * {@link #workerGone} has run yet.
+     */
+    synchronized String reportLost(Session session) {
+        sessions.remove(session.id, session);
+        endings.remove(session.id);
+        return ended(session.id, LOST);
+    }
+
+    /** Forgets a session whose first call never reached a worker, so its id starts afresh. */
+    synchronized void discardUnbound(Session session) {
+        if (session.worker == null) {
+            sessions.remove(session.id);
+        }
+    }
+
+    synchronized int size() {
+        return sessions.size();
+    }
+
+    private static String ended(String id, String how) {
+        return "Session '" + id + "' " + how + " Its variables and imports are gone; call again to start a new"
+                + " session with this id.";
+    }
+
+    private void closeInWorker(Session session) {
+        WorkerProcess worker = session.worker;
+        if (worker != null && !worker.isGone()) {
+            closer.accept(worker, session.id);
+        }
+    }
+
+    private static String describe(Duration d) {
+        long seconds = d.toSeconds();
+        if (seconds % 60 == 0 && seconds >= 60) {
+            return (seconds / 60) + (seconds == 60 ? " minute" : " minutes");
+        }
+        return seconds + (seconds == 1 ? " second" : " seconds");
+    }
+}

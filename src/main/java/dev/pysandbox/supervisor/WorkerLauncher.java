@@ -1,0 +1,72 @@
+package dev.pysandbox.supervisor;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+import dev.pysandbox.worker.WorkerMain;
+import dev.pysandbox.worker.WorkerSettings;
+
+/**
+ * Starts worker JVMs: the same Java and class path as this server, plus the flags that make a worker safe
+ * to hand guest code to.
+ *
+ * <ul>
+ *   <li>{@code -Xrs}: without it guest code can kill the worker with {@code signal.raise_signal(SIGTERM)} or
+ *       make it deaf to SIGTERM (measured; see shared/notes).</li>
+ *   <li>{@code -Xmx}: there is no per-context heap limit in the community edition; the heap cap is per process.</li>
+ *   <li>a private resource cache, so the extracted stdlib is not shared with other GraalPy users of the machine.</li>
+ * </ul>
+ */
+public final class WorkerLauncher {
+    private final Path javaExecutable;
+    private final String classPath;
+    private final String heap;
+    private final Path resourceCache;
+    private final List<String> extraJvmOptions;
+    private final WorkerSettings settings;
+
+    public WorkerLauncher(String heap, Path resourceCache, List<String> extraJvmOptions, WorkerSettings settings) {
+        this.javaExecutable = Path.of(System.getProperty("java.home"), "bin", "java");
+        this.classPath = System.getProperty("java.class.path");
+        this.heap = heap;
+        this.resourceCache = resourceCache;
+        this.extraJvmOptions = List.copyOf(extraJvmOptions);
+        this.settings = settings;
+    }
+
+    List<String> command(String workerName) {
+        List<String> command = new ArrayList<>();
+        command.add(javaExecutable.toString());
+        command.add("-Xrs");
+        command.add("-Xmx" + heap);
+        command.add("-XX:+ExitOnOutOfMemoryError");
+        command.add("--enable-native-access=ALL-UNNAMED");
+        if (Runtime.version().feature() >= 23) {
+            // Truffle still uses sun.misc.Unsafe; JDK 23+ warns on stderr without this.
+            command.add("--sun-misc-unsafe-memory-access=allow");
+        }
+        command.add("-Dpolyglot.engine.userResourceCache=" + resourceCache);
+        command.add("-Dpolyglot.engine.WarnInterpreterOnly=false");
+        command.add("-Dpysandbox.worker.name=" + workerName);
+        command.addAll(List.of(settings.asSystemProperties()));
+        command.addAll(extraJvmOptions);
+        command.add("-cp");
+        command.add(classPath);
+        command.add(WorkerMain.class.getName());
+        return command;
+    }
+
+    Process launch(String workerName) throws IOException {
+        Files.createDirectories(resourceCache);
+        ProcessBuilder builder = new ProcessBuilder(command(workerName))
+                .directory(resourceCache.toFile())
+                .redirectErrorStream(false);
+        // The guest sees no environment (EnvironmentAccess.NONE), and the worker needs none of ours.
+        builder.environment().keySet().removeIf(name -> !name.equals("PATH") && !name.equals("HOME")
+                && !name.equals("LANG") && !name.startsWith("LC_"));
+        return builder.start();
+    }
+}

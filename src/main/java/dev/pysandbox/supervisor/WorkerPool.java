@@ -1,0 +1,193 @@
+package dev.pysandbox.supervisor;
+
+import java.io.IOException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A fixed number of worker slots. A worker is handed out to one call at a time; one that dies is replaced
+ * in its slot in the background. The hot path is {@link #acquire} and {@link #release}: one monitor, a set of
+ * idle workers, and a wait when none fits.
+ */
+final class WorkerPool implements AutoCloseable {
+    private static final Logger log = LoggerFactory.getLogger(WorkerPool.class);
+    private static final long MAX_RESTART_DELAY_MILLIS = 30_000;
+
+    /** Thrown when the worker a call is pinned to is gone (its session is lost with it). */
+    static final class WorkerGoneException extends Exception {
+        WorkerGoneException(WorkerProcess worker) {
+            super(worker.name() + " is gone");
+        }
+    }
+
+    private final WorkerLauncher launcher;
+    private final ScheduledExecutorService timers;
+    private final Duration killGrace;
+    private final Duration setupLimit;
+    private final Consumer<WorkerProcess> onWorkerGone;
+    private final WorkerProcess[] slots;
+    private final int[] generations;
+    private final long[] restartDelays;
+    private final Set<WorkerProcess> idle = new LinkedHashSet<>();
+    private boolean closed;
+
+    WorkerPool(int size, WorkerLauncher launcher, ScheduledExecutorService timers, Duration killGrace,
+            Duration setupLimit, Consumer<WorkerProcess> onWorkerGone) {
+        this.launcher = launcher;
+        this.timers = timers;
+        this.killGrace = killGrace;
+        this.setupLimit = setupLimit;
+        this.onWorkerGone = onWorkerGone;
+        this.slots = new WorkerProcess[size];
+        this.generations = new int[size];
+        this.restartDelays = new long[size];
+    }
+
+    /** Starts every slot's worker in the background and returns at once. */
+    void start() {
+        for (int slot = 0; slot < slots.length; slot++) {
+            int s = slot;
+            timers.execute(() -> launch(s));
+        }
+    }
+
+    /**
+     * Takes an idle worker: {@code required} if given (a session's worker), otherwise any.
+     *
+     * @return null if none became free within {@code maxWait}
+     */
+    synchronized WorkerProcess acquire(WorkerProcess required, Duration maxWait)
+            throws InterruptedException, WorkerGoneException {
+        long deadline = System.nanoTime() + maxWait.toNanos();
+        while (!closed) {
+            if (required != null) {
+                if (required.isGone()) {
+                    throw new WorkerGoneException(required);
+                }
+                if (idle.remove(required)) {
+                    return required;
+                }
+            } else if (!idle.isEmpty()) {
+                WorkerProcess worker = idle.iterator().next();
+                idle.remove(worker);
+                return worker;
+            }
+            long remaining = deadline - System.nanoTime();
+            if (remaining <= 0) {
+                return null;
+            }
+            TimeUnit.NANOSECONDS.timedWait(this, remaining);
+        }
+        return null;
+    }
+
+    synchronized void release(WorkerProcess worker) {
+        if (worker.isReady()) {
+            idle.add(worker);
+            notifyAll();
+        }
+    }
+
+    /** Pids of the live workers, for diagnostics and tests. */
+    synchronized List<WorkerProcess> workers() {
+        List<WorkerProcess> live = new ArrayList<>();
+        for (WorkerProcess worker : slots) {
+            if (worker != null && !worker.isGone()) {
+                live.add(worker);
+            }
+        }
+        return live;
+    }
+
+    private void launch(int slot) {
+        String name;
+        synchronized (this) {
+            if (closed) {
+                return;
+            }
+            name = "worker-" + (slot + 1) + "." + (++generations[slot]);
+        }
+        try {
+            Process process = launcher.launch(name);
+            WorkerProcess worker = new WorkerProcess(name, process, timers, killGrace, setupLimit, new WorkerProcess.Listener() {
+                @Override
+                public void ready(WorkerProcess w) {
+                    onReady(slot, w);
+                }
+
+                @Override
+                public void gone(WorkerProcess w) {
+                    onGone(slot, w);
+                }
+            });
+            synchronized (this) {
+                slots[slot] = worker;
+            }
+            log.info("started {} (pid {})", name, process.pid());
+        } catch (IOException e) {
+            log.error("cannot start {}: {}", name, e.getMessage());
+            scheduleRestart(slot);
+        }
+    }
+
+    private synchronized void onReady(int slot, WorkerProcess worker) {
+        restartDelays[slot] = 0;
+        if (closed) {
+            worker.stop();
+            return;
+        }
+        idle.add(worker);
+        notifyAll();
+    }
+
+    private void onGone(int slot, WorkerProcess worker) {
+        boolean neverReady;
+        synchronized (this) {
+            idle.remove(worker);
+            notifyAll();
+            if (closed || slots[slot] != worker) {
+                return;
+            }
+            slots[slot] = null;
+            neverReady = !worker.isReadyOnce();
+        }
+        onWorkerGone.accept(worker);
+        if (neverReady) {
+            log.error("{} exited before it was ready; see the lines above for its error output", worker.name());
+            scheduleRestart(slot);
+        } else {
+            timers.execute(() -> launch(slot));
+        }
+    }
+
+    /** Backs off so that a worker that cannot start does not become a fork loop. */
+    private void scheduleRestart(int slot) {
+        long delay;
+        synchronized (this) {
+            restartDelays[slot] = Math.min(MAX_RESTART_DELAY_MILLIS, Math.max(1_000, restartDelays[slot] * 2));
+            delay = restartDelays[slot];
+        }
+        timers.schedule(() -> launch(slot), delay, TimeUnit.MILLISECONDS);
+    }
+
+    @Override
+    public void close() {
+        List<WorkerProcess> toStop;
+        synchronized (this) {
+            closed = true;
+            toStop = workers();
+            idle.clear();
+            notifyAll();
+        }
+        toStop.forEach(WorkerProcess::stop);
+    }
+}

@@ -1,0 +1,249 @@
+package dev.pysandbox.supervisor;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import dev.pysandbox.execution.ExecutionRequest;
+import dev.pysandbox.execution.ExecutionResult;
+import dev.pysandbox.execution.Status;
+import dev.pysandbox.wire.WireCodec;
+import dev.pysandbox.wire.WorkerCommand;
+import dev.pysandbox.wire.WorkerEvent;
+
+/**
+ * The supervisor's handle on one worker JVM: sends commands, turns events into completed calls, and enforces
+ * the last line of the timeout: if a call is not answered by its deadline plus a grace period, the process is
+ * killed and the call answered here. Every path ends in exactly one answer per call.
+ */
+final class WorkerProcess {
+    private static final Logger log = LoggerFactory.getLogger(WorkerProcess.class);
+
+    /** Told when this worker can take calls, and when it is gone for good. */
+    interface Listener {
+        void ready(WorkerProcess worker);
+
+        void gone(WorkerProcess worker);
+    }
+
+    private final String name;
+    private final Process process;
+    private final OutputStream commands;
+    private final ScheduledExecutorService timers;
+    private final Duration killGrace;
+    private final Duration setupLimit;
+    private final Listener listener;
+    private final Map<Long, PendingCall> pending = new ConcurrentHashMap<>();
+    private volatile boolean ready;
+    private volatile boolean gone;
+
+    private final class PendingCall {
+        final long id;
+        final ExecutionRequest request;
+        final CompletableFuture<ExecutionResult> answer = new CompletableFuture<>();
+        volatile long startedNanos;
+        volatile ScheduledFuture<?> deadline;
+
+        PendingCall(long id, ExecutionRequest request) {
+            this.id = id;
+            this.request = request;
+        }
+    }
+
+    WorkerProcess(String name, Process process, ScheduledExecutorService timers, Duration killGrace,
+            Duration setupLimit, Listener listener) {
+        this.name = name;
+        this.process = process;
+        this.commands = process.getOutputStream();
+        this.timers = timers;
+        this.killGrace = killGrace;
+        this.setupLimit = setupLimit;
+        this.listener = listener;
+        Thread.ofPlatform().daemon().name(name + "-events").start(this::readEvents);
+        Thread.ofPlatform().daemon().name(name + "-stderr").start(this::relayStderr);
+    }
+
+    String name() {
+        return name;
+    }
+
+    long pid() {
+        return process.pid();
+    }
+
+    boolean isReady() {
+        return ready && !gone;
+    }
+
+    /** Whether this worker ever became ready, even if it is gone now. */
+    boolean isReadyOnce() {
+        return ready;
+    }
+
+    boolean isGone() {
+        return gone;
+    }
+
+    /** Sends the call; the future completes exactly once, by the worker's answer or by a deadline here. */
+    CompletableFuture<ExecutionResult> execute(long id, ExecutionRequest request) {
+        PendingCall call = new PendingCall(id, request);
+        pending.put(id, call);
+        // Until the worker says the code started, it may be building a context; that has its own limit.
+        call.deadline = timers.schedule(() -> abandon(call, false), setupLimit.toMillis(), TimeUnit.MILLISECONDS);
+        send(WorkerCommand.execute(id, request.code(), request.stdin(), request.timeout().toMillis(),
+                request.sessionId(), request.filename()));
+        return call.answer;
+    }
+
+    void cancel(long id) {
+        if (pending.containsKey(id)) {
+            send(WorkerCommand.cancel(id));
+        }
+    }
+
+    void closeSession(String sessionId) {
+        send(WorkerCommand.closeSession(sessionId));
+    }
+
+    void kill() {
+        process.descendants().forEach(ProcessHandle::destroyForcibly);
+        process.destroyForcibly();
+    }
+
+    /** Asks the worker to exit by closing its stdin, and kills it if it has not after a moment. */
+    void stop() {
+        try {
+            commands.close();
+        } catch (IOException ignored) {
+            // already gone
+        }
+        timers.schedule(this::kill, 2, TimeUnit.SECONDS);
+    }
+
+    private void send(WorkerCommand command) {
+        byte[] line = (WireCodec.encode(command) + "\n").getBytes(StandardCharsets.UTF_8);
+        try {
+            synchronized (commands) {
+                commands.write(line);
+                commands.flush();
+            }
+        } catch (IOException e) {
+            // The worker is dying; readEvents sees EOF and answers whatever is pending.
+            log.debug("{}: cannot send {}: {}", name, command.type(), e.getMessage());
+        }
+    }
+
+    private void readEvents() {
+        try (BufferedReader events = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
+            for (String line = events.readLine(); line != null; line = events.readLine()) {
+                handle(WireCodec.decode(line, WorkerEvent.class));
+            }
+        } catch (IOException | RuntimeException e) {
+            log.warn("{}: protocol stream failed: {}", name, e.toString());
+        } finally {
+            onExit();
+        }
+    }
+
+    private void handle(WorkerEvent event) {
+        switch (event.type()) {
+            case WorkerEvent.READY -> {
+                ready = true;
+                log.info("{} (pid {}) is ready", name, process.pid());
+                listener.ready(this);
+            }
+            case WorkerEvent.STARTED -> {
+                PendingCall call = pending.get(event.id());
+                if (call != null) {
+                    call.startedNanos = System.nanoTime();
+                    call.deadline.cancel(false);
+                    long limit = call.request.timeout().plus(killGrace).toMillis();
+                    call.deadline = timers.schedule(() -> abandon(call, true), limit, TimeUnit.MILLISECONDS);
+                }
+            }
+            case WorkerEvent.RESULT -> {
+                PendingCall call = pending.remove(event.id());
+                if (call != null) {
+                    call.deadline.cancel(false);
+                    call.answer.complete(event.result());
+                }
+                if (event.recycle()) {
+                    log.info("{} asked to be replaced after call {}", name, event.id());
+                    kill();
+                }
+            }
+            default -> log.warn("{}: unknown event {}", name, event.type());
+        }
+    }
+
+    /** The worker missed a deadline: answer the call here and kill the worker, which cannot be trusted now. */
+    private void abandon(PendingCall call, boolean started) {
+        if (pending.remove(call.id) == null) {
+            return;
+        }
+        if (started) {
+            double seconds = (System.nanoTime() - call.startedNanos) / 1e9;
+            call.answer.complete(ExecutionResult.lost(Status.TIMEOUT, -1, seconds, "Execution timed out after "
+                    + call.request.timeout().toSeconds() + " seconds; the worker did not stop in time and was replaced, so its output was lost."));
+        } else {
+            call.answer.complete(ExecutionResult.setupError("The sandbox worker did not start the code within "
+                    + setupLimit.toSeconds() + " seconds and was replaced; please retry."));
+        }
+        log.warn("{}: call {} missed its deadline; killing pid {}", name, call.id, process.pid());
+        kill();
+    }
+
+    private void onExit() {
+        int exitCode;
+        try {
+            exitCode = process.waitFor();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            exitCode = -1;
+        }
+        gone = true;
+        for (PendingCall call : pending.values()) {
+            if (pending.remove(call.id) != null) {
+                call.deadline.cancel(false);
+                double seconds = call.startedNanos == 0 ? 0 : (System.nanoTime() - call.startedNanos) / 1e9;
+                call.answer.complete(ExecutionResult.lost(Status.EXECUTION_ERROR, 1, seconds,
+                        "The sandbox worker running this call stopped unexpectedly (exit code " + exitCode
+                                + "); the call was lost and a new worker is starting. Please retry."));
+            }
+        }
+        log.info("{} (pid {}) exited with code {}", name, process.pid(), exitCode);
+        listener.gone(this);
+    }
+
+    private void relayStderr() {
+        try (BufferedReader err = new BufferedReader(new InputStreamReader(process.getErrorStream(), StandardCharsets.UTF_8))) {
+            for (String line = err.readLine(); line != null; line = err.readLine()) {
+                // The worker's own notices start with "worker:"; anything else is GraalPy or JVM chatter.
+                if (line.startsWith("worker:")) {
+                    log.info("{}: {}", name, line.substring(7).strip());
+                } else {
+                    log.debug("{}: {}", name, line);
+                }
+            }
+        } catch (IOException ignored) {
+            // process gone
+        }
+    }
+
+    @Override
+    public String toString() {
+        return name;
+    }
+}

@@ -1,0 +1,34 @@
+package dev.pysandbox.wire;
+
+import tools.jackson.databind.DeserializationFeature;
+import tools.jackson.databind.json.JsonMapper;
+
+/** JSON lines for the worker protocol: one message per line, nothing else on the stream. */
+public final class WireCodec {
+    private static final JsonMapper MAPPER = JsonMapper.builder()
+            .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
+            .build();
+
+    private WireCodec() {
+    }
+
+    /** Jackson escapes control characters, so the encoded line never contains a raw newline. */
+    public static String encode(Object message) {
+        return MAPPER.writeValueAsString(message);
+    }
+
+    public static <T> T decode(String line, Class<T> type) {
+        return MAPPER.readValue(line, type);
+    }
+
+    /** Parses a JSON document the guest produced (the {@code result} value). */
+    public static Object parseValue(String json) {
+        return MAPPER.readValue(json, Object.class);
+    }
+
+    /** The JSON object form of a record, e.g. a result as MCP structured content. */
+    @SuppressWarnings("unchecked")
+    public static java.util.Map<String, Object> toMap(Object value) {
+        return MAPPER.convertValue(value, java.util.Map.class);
+    }
+}

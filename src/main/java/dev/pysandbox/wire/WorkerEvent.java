@@ -1,0 +1,29 @@
+package dev.pysandbox.wire;
+
+import dev.pysandbox.execution.ExecutionResult;
+
+/**
+ * A line a worker writes to its stdout (which carries nothing else).
+ *
+ * @param type    {@link #READY} once Python is warm, {@link #STARTED} when a call's code begins (the
+ *                supervisor arms its kill deadline from then), {@link #RESULT} when a call ends
+ * @param recycle the worker asks to be replaced: its context could not be stopped, or it hit a limit
+ *                that may leave it unhealthy
+ */
+public record WorkerEvent(String type, long id, ExecutionResult result, boolean recycle) {
+    public static final String READY = "ready";
+    public static final String STARTED = "started";
+    public static final String RESULT = "result";
+
+    public static WorkerEvent ready() {
+        return new WorkerEvent(READY, 0, null, false);
+    }
+
+    public static WorkerEvent started(long id) {
+        return new WorkerEvent(STARTED, id, null, false);
+    }
+
+    public static WorkerEvent result(long id, ExecutionResult result, boolean recycle) {
+        return new WorkerEvent(RESULT, id, result, recycle);
+    }
+}

@@ -1,0 +1,174 @@
+package dev.pysandbox.worker;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
+
+import org.graalvm.polyglot.PolyglotException;
+import org.graalvm.polyglot.Value;
+
+import dev.pysandbox.execution.ExecutionResult;
+import dev.pysandbox.execution.ExecutionResult.Truncation;
+import dev.pysandbox.execution.Status;
+import dev.pysandbox.wire.WireCodec;
+import dev.pysandbox.wire.WorkerCommand;
+import dev.pysandbox.worker.SandboxContexts.PreparedContext;
+
+/**
+ * Runs one call's code in a prepared context and answers exactly once.
+ *
+ * <p>Stopping (deadline, output flood, client cancel) interrupts the context from a watchdog thread, never
+ * from the thread that writes output: closing a context from inside its own output stream fails (measured).
+ * Some builtins ({@code 7**(10**8)}) ignore interrupts; then the call is answered from the watchdog with the
+ * output so far and the worker asks to be replaced, because its Python thread is lost.
+ */
+final class PythonCall {
+    /** Called once with the answer and whether this worker must be replaced. */
+    interface Reply {
+        void send(ExecutionResult result, boolean recycle);
+    }
+
+    private enum Stop { NONE, TIMEOUT, OUTPUT_LIMIT, CANCELLED }
+
+    private final PreparedContext prepared;
+    private final WorkerCommand command;
+    private final WorkerSettings settings;
+    private final ScheduledExecutorService watchdog;
+    private final Reply reply;
+    private final AtomicReference<Stop> stop = new AtomicReference<>(Stop.NONE);
+    private final AtomicBoolean answered = new AtomicBoolean();
+    private final OutputLimiter out;
+    private final OutputLimiter err;
+    private volatile long startNanos;
+
+    PythonCall(PreparedContext prepared, WorkerCommand command, WorkerSettings settings,
+            ScheduledExecutorService watchdog, Reply reply) {
+        this.prepared = prepared;
+        this.command = command;
+        this.settings = settings;
+        this.watchdog = watchdog;
+        this.reply = reply;
+        this.out = new OutputLimiter(settings.captureBytes(), settings.stopAfterBytes(), () -> requestStop(Stop.OUTPUT_LIMIT));
+        this.err = new OutputLimiter(settings.captureBytes(), settings.stopAfterBytes(), () -> requestStop(Stop.OUTPUT_LIMIT));
+    }
+
+    long id() {
+        return command.id();
+    }
+
+    void cancel() {
+        requestStop(Stop.CANCELLED);
+    }
+
+    void run() {
+        byte[] input = command.stdin() == null ? new byte[0] : command.stdin().getBytes(StandardCharsets.UTF_8);
+        prepared.streams().attach(input, out, err);
+        startNanos = System.nanoTime();
+        ScheduledFuture<?> deadline = watchdog.schedule(() -> requestStop(Stop.TIMEOUT),
+                command.timeoutMillis(), TimeUnit.MILLISECONDS);
+        ExecutionResult result;
+        boolean recycle = false;
+        try {
+            Value outcome = prepared.runner().execute(command.code(), command.filename(), settings.captureBytes());
+            result = fromReturn(outcome);
+        } catch (PolyglotException e) {
+            if (stop.get() != Stop.NONE && (e.isInterrupted() || e.isCancelled())) {
+                flushGuestBuffers();
+                result = stopped(stop.get());
+            } else {
+                GuestFailure failure = GuestFailure.classify(e);
+                recycle = failure.recycleWorker();
+                err.append(failure.stderrLine());
+                result = finished(failure.status(), failure.exitCode(), failure.message(), null, false);
+            }
+        } catch (OutOfMemoryError e) {
+            result = finished(Status.EXECUTION_ERROR, 1, GuestFailure.MEMORY_MESSAGE, null, false);
+            recycle = true;
+        } catch (RuntimeException e) {
+            // The context itself failed (closed under us, internal error): this worker is suspect.
+            result = finished(Status.EXECUTION_ERROR, 1, "The sandbox failed while running the code; the worker is being replaced.", null, false);
+            recycle = true;
+        } finally {
+            deadline.cancel(false);
+        }
+        answer(result, recycle);
+        prepared.streams().detach();
+    }
+
+    private void requestStop(Stop reason) {
+        if (!stop.compareAndSet(Stop.NONE, reason)) {
+            return;
+        }
+        watchdog.execute(() -> {
+            try {
+                prepared.context().interrupt(Duration.ofMillis(settings.interruptWaitMillis()));
+            } catch (TimeoutException e) {
+                answer(stopped(reason), true);
+            } catch (RuntimeException e) {
+                answer(stopped(reason), true);
+            }
+        });
+    }
+
+    private void answer(ExecutionResult result, boolean recycle) {
+        if (answered.compareAndSet(false, true)) {
+            reply.send(result, recycle);
+        }
+    }
+
+    private void flushGuestBuffers() {
+        try {
+            prepared.runner().getMember("flush").executeVoid();
+        } catch (RuntimeException ignored) {
+            // Best effort: whatever reached our streams is kept either way.
+        }
+    }
+
+    private ExecutionResult stopped(Stop reason) {
+        return switch (reason) {
+            case TIMEOUT -> finished(Status.TIMEOUT, -1,
+                    "Execution timed out after " + formatSeconds(command.timeoutMillis()) + " seconds.", null, false);
+            case OUTPUT_LIMIT -> finished(Status.EXECUTION_ERROR, 1,
+                    "Output limit exceeded: more than " + settings.stopAfterBytes()
+                            + " bytes written to one stream, so execution was stopped.", null, false);
+            case CANCELLED -> finished(Status.EXECUTION_ERROR, 1, "Cancelled by the client.", null, false);
+            case NONE -> throw new IllegalStateException("not stopped");
+        };
+    }
+
+    private ExecutionResult fromReturn(Value outcome) {
+        Value code = outcome.getArrayElement(0);
+        int exitCode = code.fitsInInt() ? code.asInt() : 1;
+        Value message = outcome.getArrayElement(1);
+        String errorMessage = message.isNull() ? null : message.asString();
+        Value description = outcome.getArrayElement(2);
+        Object result = null;
+        boolean resultTruncated = false;
+        if (!description.isNull()) {
+            result = WireCodec.parseValue(description.getArrayElement(0).asString());
+            resultTruncated = description.getArrayElement(2).asBoolean();
+        }
+        if (exitCode == 0) {
+            return finished(Status.SUCCESS, 0, null, result, resultTruncated);
+        }
+        if (errorMessage == null) {
+            errorMessage = "Exited with status " + exitCode + ".";
+        }
+        return finished(Status.EXECUTION_ERROR, exitCode, errorMessage, result, resultTruncated);
+    }
+
+    private ExecutionResult finished(Status status, int exitCode, String message, Object result, boolean resultTruncated) {
+        double seconds = (System.nanoTime() - startNanos) / 1e9;
+        return new ExecutionResult(status, out.text(), err.text(), exitCode, Math.round(seconds * 1e4) / 1e4, message,
+                result, new Truncation(out.truncated(), err.truncated(), resultTruncated));
+    }
+
+    private static String formatSeconds(long millis) {
+        return millis % 1000 == 0 ? Long.toString(millis / 1000) : Double.toString(millis / 1000.0);
+    }
+}

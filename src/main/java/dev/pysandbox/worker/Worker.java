@@ -1,0 +1,153 @@
+package dev.pysandbox.worker;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.util.Map;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+
+import dev.pysandbox.execution.ExecutionResult;
+import dev.pysandbox.wire.WireCodec;
+import dev.pysandbox.wire.WorkerCommand;
+import dev.pysandbox.wire.WorkerEvent;
+import dev.pysandbox.worker.SandboxContexts.PreparedContext;
+
+/**
+ * One worker process: reads commands, runs one call at a time, keeps contexts built ahead of demand and
+ * holds the contexts of the sessions pinned to it. Calls without a session get a fresh context, which is
+ * closed afterwards, so nothing one call does is visible to the next.
+ */
+final class Worker {
+    private final WorkerSettings settings;
+    private final PrintStream protocol;
+    private final SandboxContexts contexts = new SandboxContexts();
+    private final BlockingQueue<PreparedContext> ready;
+    private final Map<String, PreparedContext> sessions = new ConcurrentHashMap<>();
+    private final ExecutorService calls = Executors.newSingleThreadExecutor(daemon("python-call"));
+    private final ExecutorService janitor = Executors.newSingleThreadExecutor(daemon("context-closer"));
+    private final ScheduledExecutorService watchdog = Executors.newScheduledThreadPool(1, daemon("call-watchdog"));
+    private volatile PythonCall current;
+
+    Worker(WorkerSettings settings, PrintStream protocol) {
+        this.settings = settings;
+        this.protocol = protocol;
+        this.ready = new ArrayBlockingQueue<>(Math.max(1, settings.readyContexts()));
+    }
+
+    /** Serves commands until stdin closes; the supervisor closes it to stop the worker. */
+    void serve(InputStream commands) throws IOException {
+        Thread builder = daemon("context-builder").newThread(this::keepContextsReady);
+        builder.start();
+        BufferedReader reader = new BufferedReader(new InputStreamReader(commands, StandardCharsets.UTF_8));
+        for (String line = reader.readLine(); line != null; line = reader.readLine()) {
+            if (line.isBlank()) {
+                continue;
+            }
+            WorkerCommand command = WireCodec.decode(line, WorkerCommand.class);
+            switch (command.type()) {
+                case WorkerCommand.EXECUTE -> calls.execute(() -> execute(command));
+                case WorkerCommand.CANCEL -> cancel(command.id());
+                case WorkerCommand.CLOSE_SESSION -> closeSession(command.session());
+                default -> System.err.println("worker: unknown command type " + command.type());
+            }
+        }
+    }
+
+    private void keepContextsReady() {
+        boolean announced = false;
+        while (true) {
+            try {
+                PreparedContext prepared = contexts.prepare();
+                ready.put(prepared);
+                if (!announced) {
+                    announced = true;
+                    System.err.println("worker: ready on " + contexts.implementationName());
+                    send(WorkerEvent.ready());
+                }
+            } catch (InterruptedException e) {
+                return;
+            } catch (RuntimeException e) {
+                // Without contexts this worker is useless; exiting lets the supervisor start a healthy one.
+                System.err.println("worker: cannot build a Python context: " + e);
+                e.printStackTrace();
+                System.exit(3);
+            }
+        }
+    }
+
+    private void execute(WorkerCommand command) {
+        PreparedContext prepared;
+        try {
+            prepared = command.session() == null ? ready.take() : sessionContext(command.session());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return;
+        }
+        send(WorkerEvent.started(command.id()));
+        PythonCall call = new PythonCall(prepared, command, settings, watchdog, (result, recycle) -> reply(command, result, recycle));
+        current = call;
+        try {
+            call.run();
+        } finally {
+            current = null;
+            if (command.session() == null) {
+                janitor.execute(() -> prepared.context().close(true));
+            }
+        }
+    }
+
+    private PreparedContext sessionContext(String session) throws InterruptedException {
+        PreparedContext existing = sessions.get(session);
+        if (existing != null) {
+            return existing;
+        }
+        PreparedContext fresh = ready.take();
+        sessions.put(session, fresh);
+        return fresh;
+    }
+
+    private void reply(WorkerCommand command, ExecutionResult result, boolean recycle) {
+        send(WorkerEvent.result(command.id(), result, recycle));
+        if (recycle) {
+            System.err.println("worker: call " + command.id() + " left this worker unusable; asking to be replaced");
+        }
+    }
+
+    private void cancel(long id) {
+        PythonCall call = current;
+        if (call != null && call.id() == id) {
+            call.cancel();
+        }
+    }
+
+    private void closeSession(String session) {
+        PreparedContext prepared = sessions.remove(session);
+        if (prepared != null) {
+            janitor.execute(() -> prepared.context().close(true));
+        }
+    }
+
+    private void send(WorkerEvent event) {
+        String line = WireCodec.encode(event);
+        synchronized (protocol) {
+            protocol.println(line);
+            protocol.flush();
+        }
+    }
+
+    private static java.util.concurrent.ThreadFactory daemon(String name) {
+        return runnable -> {
+            Thread thread = new Thread(runnable, name);
+            thread.setDaemon(true);
+            return thread;
+        };
+    }
+}

@@ -1,0 +1,23 @@
+package dev.pysandbox.worker;
+
+import java.io.FileDescriptor;
+import java.io.FileOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * Entry point of a worker JVM, started by the supervisor. The process's stdout carries the protocol and
+ * nothing else, so {@code System.out} is pointed at stderr before anything can print to it.
+ */
+public final class WorkerMain {
+    private WorkerMain() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        PrintStream protocol = new PrintStream(new FileOutputStream(FileDescriptor.out), false, StandardCharsets.UTF_8);
+        System.setOut(System.err);
+        new Worker(WorkerSettings.fromSystemProperties(), protocol).serve(System.in);
+        // stdin closed: the supervisor is gone or wants us gone; don't wait for a guest thread that may be stuck.
+        System.exit(0);
+    }
+}

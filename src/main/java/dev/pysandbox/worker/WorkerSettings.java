@@ -1,0 +1,31 @@
+package dev.pysandbox.worker;
+
+/**
+ * The limits a worker applies to each call, handed over by the supervisor as system properties so that
+ * the worker needs no configuration file of its own.
+ *
+ * @param captureBytes       how much of each output stream is kept (head and tail)
+ * @param stopAfterBytes     how much a stream may write before the call is stopped as a flood
+ * @param readyContexts      how many contexts are kept built ahead of demand
+ * @param interruptWaitMillis how long an interrupt may take before the worker gives up on its context
+ */
+public record WorkerSettings(int captureBytes, long stopAfterBytes, int readyContexts, long interruptWaitMillis) {
+    static final String PREFIX = "pysandbox.worker.";
+
+    public String[] asSystemProperties() {
+        return new String[] {
+            "-D" + PREFIX + "captureBytes=" + captureBytes,
+            "-D" + PREFIX + "stopAfterBytes=" + stopAfterBytes,
+            "-D" + PREFIX + "readyContexts=" + readyContexts,
+            "-D" + PREFIX + "interruptWaitMillis=" + interruptWaitMillis,
+        };
+    }
+
+    static WorkerSettings fromSystemProperties() {
+        return new WorkerSettings(
+                Integer.getInteger(PREFIX + "captureBytes", 51_200),
+                Long.getLong(PREFIX + "stopAfterBytes", 1_048_576),
+                Integer.getInteger(PREFIX + "readyContexts", 1),
+                Long.getLong(PREFIX + "interruptWaitMillis", 500));
+    }
+}
