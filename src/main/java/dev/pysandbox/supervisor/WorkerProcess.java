@@ -47,6 +47,8 @@ final class WorkerProcess {
     private final Listener listener;
     private final Map<Long, PendingCall> pending = new ConcurrentHashMap<>();
     private volatile boolean ready;
+    /** Set before a kill is even sent, so a dying worker is never handed out again. */
+    private volatile boolean retiring;
     private volatile boolean gone;
 
     private final class PendingCall {
@@ -84,7 +86,7 @@ final class WorkerProcess {
     }
 
     boolean isReady() {
-        return ready && !gone;
+        return ready && !retiring && !gone;
     }
 
     /** Whether this worker ever became ready, even if it is gone now. */
@@ -118,6 +120,7 @@ final class WorkerProcess {
     }
 
     void kill() {
+        retiring = true;
         process.descendants().forEach(ProcessHandle::destroyForcibly);
         process.destroyForcibly();
     }
@@ -174,14 +177,14 @@ final class WorkerProcess {
                 }
             }
             case WorkerEvent.RESULT -> {
+                if (event.recycle()) {
+                    log.info("{} asked to be replaced after call {}", name, event.id());
+                    kill();
+                }
                 PendingCall call = pending.remove(event.id());
                 if (call != null) {
                     call.deadline.cancel(false);
                     call.answer.complete(event.result());
-                }
-                if (event.recycle()) {
-                    log.info("{} asked to be replaced after call {}", name, event.id());
-                    kill();
                 }
             }
             default -> log.warn("{}: unknown event {}", name, event.type());
@@ -193,6 +196,7 @@ final class WorkerProcess {
         if (pending.remove(call.id) == null) {
             return;
         }
+        kill();
         if (started) {
             double seconds = (System.nanoTime() - call.startedNanos) / 1e9;
             call.answer.complete(ExecutionResult.lost(Status.TIMEOUT, -1, seconds, "Execution timed out after "
@@ -201,8 +205,7 @@ final class WorkerProcess {
             call.answer.complete(ExecutionResult.setupError("The sandbox worker did not start the code within "
                     + setupLimit.toSeconds() + " seconds and was replaced; please retry."));
         }
-        log.warn("{}: call {} missed its deadline; killing pid {}", name, call.id, process.pid());
-        kill();
+        log.warn("{}: call {} missed its deadline; killed pid {}", name, call.id, process.pid());
     }
 
     private void onExit() {

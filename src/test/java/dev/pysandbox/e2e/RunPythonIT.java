@@ -1,0 +1,90 @@
+package dev.pysandbox.e2e;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.Map;
+
+import org.junit.jupiter.api.Test;
+
+import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
+
+/** run_python over stdio: its text answers and its path rules, against a run root prepared by SharedServer. */
+class RunPythonIT {
+    private final SandboxServer server = SharedServer.get();
+
+    private String run(Map<String, Object> arguments) {
+        return SandboxServer.text(server.call("run_python", arguments));
+    }
+
+    @Test
+    void codeAnswersStdoutThenStderr() {
+        CallToolResult result = server.call("run_python", Map.of("code", "import sys\nprint('out')\nprint('err', file=sys.stderr)"));
+        assertEquals("Stdout:\nout\n\nStderr:\nerr\n", SandboxServer.text(result));
+        assertFalse(Boolean.TRUE.equals(result.isError()));
+    }
+
+    @Test
+    void neitherCodeNorScriptIsAnError() {
+        CallToolResult result = server.call("run_python", Map.of());
+        assertEquals("Error: provide either code or scriptPath.", SandboxServer.text(result));
+        assertTrue(result.isError());
+    }
+
+    @Test
+    void scriptPathRunsTheFile() {
+        assertEquals("Stdout:\nhello from a script\n\nStderr:\nwarned\n", run(Map.of("scriptPath", "scripts/hello.py")));
+    }
+
+    @Test
+    void scriptPathWinsOverCode() {
+        String answer = run(Map.of("scriptPath", "scripts/hello.py", "code", "print('the code')"));
+        assertTrue(answer.contains("hello from a script") && !answer.contains("the code"), answer);
+    }
+
+    @Test
+    void workingDirectoryResolvesARelativeScript() {
+        assertTrue(run(Map.of("workingDirectory", "scripts", "scriptPath", "hello.py")).contains("hello from a script"));
+    }
+
+    @Test
+    void dotDotOutOfTheRootIsRefused() {
+        assertEquals("Error: path must be under the run directory.",
+                run(Map.of("scriptPath", "../it-outside-root/secret.py")));
+        assertEquals("Error: path must be under the run directory.",
+                run(Map.of("workingDirectory", "scripts/../..", "scriptPath", "it-outside-root/secret.py")));
+    }
+
+    @Test
+    void symlinkOutOfTheRootIsRefused() {
+        String viaFileLink = run(Map.of("scriptPath", "scripts/escape.py"));
+        assertEquals("Error: path must be under the run directory.", viaFileLink);
+        String viaDirLink = run(Map.of("scriptPath", "outside-dir/secret.py"));
+        assertEquals("Error: path must be under the run directory.", viaDirLink);
+        assertFalse((viaFileLink + viaDirLink).contains("SECRET"));
+    }
+
+    @Test
+    void missingOrNonPythonFilesAreRefused() {
+        assertEquals("Error: script file not found or not a .py file.", run(Map.of("scriptPath", "scripts/nope.py")));
+        assertEquals("Error: script file not found or not a .py file.", run(Map.of("scriptPath", "scripts/notes.txt")));
+        assertEquals("Error: script file not found or not a .py file.", run(Map.of("scriptPath", "scripts")));
+    }
+
+    @Test
+    void exceptionAnswersErrorWithTheTraceback() {
+        String answer = run(Map.of("scriptPath", "scripts/fails.py"));
+        assertTrue(answer.startsWith("Error: KeyError: 'missing'\n"), answer);
+        assertTrue(answer.contains("Traceback (most recent call last):"), answer);
+        assertTrue(answer.contains("File \"scripts/fails.py\", line 2, in broken"), "relative name, no host path: " + answer);
+        assertFalse(answer.contains(SharedServer.RUN_ROOT.toString()), answer);
+    }
+
+    @Test
+    void schemaRejectsWrongTypes() {
+        CallToolResult result = server.call("run_python", Map.of("code", 42));
+        assertTrue(result.isError());
+        assertTrue(SandboxServer.text(result).contains("code"));
+    }
+}

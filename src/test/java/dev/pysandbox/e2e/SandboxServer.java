@@ -1,0 +1,75 @@
+package dev.pysandbox.e2e;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+import io.modelcontextprotocol.client.McpClient;
+import io.modelcontextprotocol.client.McpSyncClient;
+import io.modelcontextprotocol.client.transport.ServerParameters;
+import io.modelcontextprotocol.client.transport.StdioClientTransport;
+import io.modelcontextprotocol.json.McpJsonDefaults;
+import io.modelcontextprotocol.spec.McpSchema.CallToolRequest;
+import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
+import io.modelcontextprotocol.spec.McpSchema.TextContent;
+
+/**
+ * The real server, launched as a user would (bin/python-sandbox-mcp), driven by the MCP Java SDK's own
+ * client over stdio. Flags given here override config/ defaults, as on the command line.
+ */
+final class SandboxServer implements AutoCloseable {
+    static final Path PROJECT_ROOT = Path.of(System.getProperty("project.root", ".")).toAbsolutePath().normalize();
+    static final Path LAUNCHER = PROJECT_ROOT.resolve("bin/python-sandbox-mcp");
+
+    final McpSyncClient client;
+
+    private SandboxServer(McpSyncClient client) {
+        this.client = client;
+    }
+
+    static SandboxServer start(String... flags) {
+        List<String> args = new ArrayList<>(List.of(flags));
+        ServerParameters parameters = ServerParameters.builder(LAUNCHER.toString()).args(args).build();
+        StdioClientTransport transport = new StdioClientTransport(parameters, McpJsonDefaults.getMapper());
+        transport.setStdErrorHandler(line -> System.err.println("[server] " + line));
+        // Generous: the first call may wait for a cold worker JVM on a loaded 2-core machine.
+        McpSyncClient client = McpClient.sync(transport).requestTimeout(Duration.ofSeconds(240)).build();
+        client.initialize();
+        return new SandboxServer(client);
+    }
+
+    CallToolResult call(String tool, Map<String, Object> arguments) {
+        return client.callTool(new CallToolRequest(tool, arguments));
+    }
+
+    /** execute_code, returning its structured result. */
+    @SuppressWarnings("unchecked")
+    Map<String, Object> execute(Map<String, Object> arguments) {
+        CallToolResult result = call("execute_code", arguments);
+        if (result.structuredContent() == null) {
+            throw new AssertionError("no structured content: " + text(result));
+        }
+        return (Map<String, Object>) result.structuredContent();
+    }
+
+    Map<String, Object> python(String code) {
+        return execute(Map.of("language", "python", "code", code));
+    }
+
+    static String text(CallToolResult result) {
+        StringBuilder text = new StringBuilder();
+        result.content().forEach(c -> {
+            if (c instanceof TextContent t) {
+                text.append(t.text());
+            }
+        });
+        return text.toString();
+    }
+
+    @Override
+    public void close() {
+        client.closeGracefully();
+    }
+}
