@@ -1,0 +1,45 @@
+package dev.pysandbox.e2e;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import org.junit.jupiter.api.Test;
+
+/** 2,000 calls with 16 in flight through the SDK client: every call answered, each with its own output. */
+class LoadIT {
+    private static final int CALLS = 2_000;
+    private static final int IN_FLIGHT = 16;
+
+    @Test
+    void everyConcurrentCallIsAnsweredCorrectly() throws Exception {
+        SandboxServer server = SharedServer.get();
+        AtomicInteger next = new AtomicInteger();
+        List<String> wrong = new java.util.concurrent.CopyOnWriteArrayList<>();
+        ExecutorService clients = Executors.newFixedThreadPool(IN_FLIGHT);
+        List<Future<?>> done = new ArrayList<>();
+        for (int t = 0; t < IN_FLIGHT; t++) {
+            done.add(clients.submit(() -> {
+                for (int n = next.getAndIncrement(); n < CALLS; n = next.getAndIncrement()) {
+                    Map<String, Object> result = server.python("n = " + n + "\nprint(n * n)\nresult = n");
+                    if (!(Long.toString((long) n * n) + "\n").equals(result.get("stdout"))
+                            || ((Number) result.get("result")).intValue() != n) {
+                        wrong.add(n + " -> " + result);
+                    }
+                }
+                return null;
+            }));
+        }
+        for (Future<?> f : done) {
+            f.get();
+        }
+        clients.shutdown();
+        assertEquals(List.of(), wrong);
+    }
+}

@@ -1,0 +1,40 @@
+package dev.pysandbox.e2e;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+
+import org.junit.jupiter.api.Test;
+
+/** A worker killed by hand (kill -9) while it runs a call: that call gets a clear error, later calls work. */
+class WorkerCrashIT {
+    @Test
+    void killedWorkerFailsOnlyItsCallAndIsReplaced() throws Exception {
+        // The tag rides on the worker's command line, so this test can find this server's worker among others.
+        String tag = "pysandbox.test.tag=" + UUID.randomUUID();
+        try (SandboxServer server = SandboxServer.start("--workers=1", "--worker.jvm-options=-D" + tag)) {
+            assertEquals("success", server.python("pass").get("status"), "worker is warm");
+            CompletableFuture<Map<String, Object>> running = CompletableFuture.supplyAsync(
+                    () -> server.python("print('working')\nimport time\ntime.sleep(60)"));
+            Thread.sleep(2_000);
+            List<ProcessHandle> workers = ProcessHandle.allProcesses()
+                    .filter(p -> p.info().commandLine().map(c -> c.contains(tag) && c.contains("WorkerMain")).orElse(false))
+                    .toList();
+            assertEquals(1, workers.size(), "exactly one worker carries the tag");
+            workers.get(0).destroyForcibly();
+
+            Map<String, Object> lost = running.get(60, TimeUnit.SECONDS);
+            assertEquals("execution_error", lost.get("status"));
+            assertTrue(((String) lost.get("error_message")).contains("stopped unexpectedly"), (String) lost.get("error_message"));
+
+            Map<String, Object> next = server.python("print('after the crash')");
+            assertEquals("success", next.get("status"));
+            assertEquals("after the crash\n", next.get("stdout"));
+        }
+    }
+}
