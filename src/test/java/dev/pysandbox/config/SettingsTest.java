@@ -1,0 +1,73 @@
+package dev.pysandbox.config;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import dev.pysandbox.cli.CommandLine;
+
+class SettingsTest {
+    @TempDir
+    Path temp;
+
+    @Test
+    void packagedDefaultsMatchTheDocumentedValues() throws ConfigException {
+        ServerConfig config = ServerConfig.from(Settings.defaults());
+        assertEquals(Duration.ofSeconds(30), config.defaultTimeout());
+        assertEquals(Duration.ofSeconds(300), config.maxTimeout());
+        assertEquals(Duration.ofSeconds(60), config.runPythonTimeout());
+        assertEquals(1_048_576, config.maxCodeBytes());
+        assertEquals(51_200, config.captureBytes());
+        assertEquals(32, config.maxSessions());
+        assertEquals(Duration.ofMinutes(10), config.sessionIdleTimeout());
+        assertEquals(16 * 1024 * 1024, config.maxLineBytes());
+        assertTrue(config.workers() >= 1);
+    }
+
+    @Test
+    void theConfigFileInTheRepositoryIsTheOneThatIsPackaged() throws IOException {
+        Path repoCopy = Path.of(System.getProperty("user.dir"), "config", Settings.DEFAULTS_RESOURCE);
+        try (var packaged = Settings.class.getResourceAsStream(Settings.DEFAULTS_RESOURCE)) {
+            assertEquals(Files.readString(repoCopy), new String(packaged.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8));
+        }
+    }
+
+    @Test
+    void flagsOverrideTheFileWhichOverridesTheDefaults() throws Exception {
+        Path file = temp.resolve("custom.properties");
+        Files.writeString(file, "workers=3\nsessions.max=7\n");
+        CommandLine line = CommandLine.parse(new String[] {"--config", file.toString(), "--workers=5"});
+        ServerConfig config = ServerConfig.from(line.settings());
+        assertEquals(5, config.workers());
+        assertEquals(7, config.maxSessions());
+    }
+
+    @Test
+    void unknownKeysAndBadValuesNameTheKey() throws Exception {
+        assertTrue(assertThrows(ConfigException.class, () -> CommandLine.parse(new String[] {"--wrokers=2"}))
+                .getMessage().contains("'wrokers'"));
+        String message = assertThrows(ConfigException.class, () -> ServerConfig.from(
+                Settings.defaults().with("execute.max-timeout-seconds", "ten", "test"))).getMessage();
+        assertTrue(message.contains("execute.max-timeout-seconds"), message);
+        assertThrows(ConfigException.class, () -> ServerConfig.from(Settings.defaults().with("workers", "0", "test")));
+        assertThrows(ConfigException.class, () -> ServerConfig.from(Settings.defaults().with("worker.heap", "lots", "test")));
+        assertThrows(ConfigException.class, () -> ServerConfig.from(
+                Settings.defaults().with("execute.default-timeout-seconds", "400", "test")));
+    }
+
+    @Test
+    void runCommandTakesCodeFileOrStdin() throws ConfigException {
+        assertEquals("print(1)", CommandLine.parse(new String[] {"run", "-c", "print(1)"}).run().code());
+        assertEquals("job.py", CommandLine.parse(new String[] {"run", "job.py"}).run().script());
+        assertEquals("-", CommandLine.parse(new String[] {"run", "-"}).run().script());
+        assertThrows(ConfigException.class, () -> CommandLine.parse(new String[] {"run"}));
+    }
+}
