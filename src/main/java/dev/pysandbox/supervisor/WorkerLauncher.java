@@ -16,7 +16,9 @@ import dev.pysandbox.worker.WorkerSettings;
  * <ul>
  *   <li>{@code -Xrs}: without it guest code can kill the worker with {@code signal.raise_signal(SIGTERM)} or
  *       make it deaf to SIGTERM (measured; see shared/notes).</li>
- *   <li>{@code -Xmx}: there is no per-context heap limit in the community edition; the heap cap is per process.</li>
+ *   <li>{@code -Xmx} and {@code -XX:+ExitOnOutOfMemoryError}: there is no per-context heap limit in the
+ *       community edition, and a guest that catches {@code MemoryError} could keep the heap full; so running
+ *       out of heap ends the worker (exit code 3), and the supervisor reports the memory limit.</li>
  *   <li>a private resource cache, so the extracted stdlib is not shared with other GraalPy users of the machine.</li>
  * </ul>
  */

@@ -38,6 +38,9 @@ final class WorkerProcess {
         void gone(WorkerProcess worker);
     }
 
+    /** What -XX:+ExitOnOutOfMemoryError exits with; see WorkerLauncher. */
+    static final int OUT_OF_MEMORY_EXIT = 3;
+
     private final String name;
     private final Process process;
     private final OutputStream commands;
@@ -102,6 +105,11 @@ final class WorkerProcess {
     CompletableFuture<ExecutionResult> execute(long id, ExecutionRequest request) {
         PendingCall call = new PendingCall(id, request);
         pending.put(id, call);
+        if (gone && pending.remove(id) != null) {
+            // Died after it was handed out but before onExit could see this call.
+            call.answer.complete(workerDied(call, process.exitValue()));
+            return call.answer;
+        }
         // Until the worker says the code started, it may be building a context; that has its own limit.
         call.deadline = timers.schedule(() -> abandon(call, false), setupLimit.toMillis(), TimeUnit.MILLISECONDS);
         send(WorkerCommand.execute(id, request.code(), request.stdin(), request.timeout().toMillis(),
@@ -220,14 +228,21 @@ final class WorkerProcess {
         for (PendingCall call : pending.values()) {
             if (pending.remove(call.id) != null) {
                 call.deadline.cancel(false);
-                double seconds = call.startedNanos == 0 ? 0 : (System.nanoTime() - call.startedNanos) / 1e9;
-                call.answer.complete(ExecutionResult.lost(Status.EXECUTION_ERROR, 1, seconds,
-                        "The sandbox worker running this call stopped unexpectedly (exit code " + exitCode
-                                + "); the call was lost and a new worker is starting. Please retry."));
+                call.answer.complete(workerDied(call, exitCode));
             }
         }
         log.info("{} (pid {}) exited with code {}", name, process.pid(), exitCode);
         listener.gone(this);
+    }
+
+    private ExecutionResult workerDied(PendingCall call, int exitCode) {
+        double seconds = call.startedNanos == 0 ? 0 : (System.nanoTime() - call.startedNanos) / 1e9;
+        String message = exitCode == OUT_OF_MEMORY_EXIT
+                ? "Memory limit reached: the code needed more memory than a sandbox worker may use (setting"
+                        + " worker.heap); the worker was replaced."
+                : "The sandbox worker running this call stopped unexpectedly (exit code " + exitCode
+                        + "); the call was lost and a new worker is starting. Please retry.";
+        return ExecutionResult.lost(Status.EXECUTION_ERROR, 1, seconds, message);
     }
 
     private void relayStderr() {

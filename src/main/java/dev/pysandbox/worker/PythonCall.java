@@ -2,6 +2,8 @@ package dev.pysandbox.worker;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
@@ -90,9 +92,13 @@ final class PythonCall {
             result = finished(Status.EXECUTION_ERROR, 1, GuestFailure.MEMORY_MESSAGE, null, false);
             recycle = true;
         } catch (RuntimeException e) {
-            // The context itself failed (closed under us, internal error): this worker is suspect.
-            result = finished(Status.EXECUTION_ERROR, 1, "The sandbox failed while running the code; the worker is being replaced.", null, false);
-            recycle = true;
+            if (stop.get() != Stop.NONE) {
+                result = stopped(stop.get()); // the context was cancelled under the guest, as asked
+            } else {
+                // The context itself failed (internal error): this worker is suspect.
+                result = finished(Status.EXECUTION_ERROR, 1, "The sandbox failed while running the code; the worker is being replaced.", null, false);
+                recycle = true;
+            }
         } finally {
             deadline.cancel(false);
         }
@@ -104,15 +110,47 @@ final class PythonCall {
         if (!stop.compareAndSet(Stop.NONE, reason)) {
             return;
         }
+        // The ladder: interrupt (the context survives), else cancel the context (a throw-away context
+        // only: a session's would be lost silently), else answer now and have this worker killed.
         watchdog.execute(() -> {
-            try {
-                prepared.context().interrupt(Duration.ofMillis(settings.interruptWaitMillis()));
-            } catch (TimeoutException e) {
-                answer(stopped(reason), true);
-            } catch (RuntimeException e) {
-                answer(stopped(reason), true);
+            if (interrupt() || (command.session() == null && cancelContext())) {
+                return; // the guest thread unwinds and run() answers
             }
+            answer(stopped(reason), true);
         });
+    }
+
+    private boolean interrupt() {
+        try {
+            prepared.context().interrupt(Duration.ofMillis(settings.interruptWaitMillis()));
+            return true;
+        } catch (TimeoutException | RuntimeException e) {
+            return false;
+        }
+    }
+
+    private boolean cancelContext() {
+        // close(true) blocks for as long as the guest's builtin runs, so it gets a thread of its own and a time limit.
+        CompletableFuture<Void> closing = new CompletableFuture<>();
+        Thread closer = new Thread(() -> {
+            try {
+                prepared.context().close(true);
+                closing.complete(null);
+            } catch (RuntimeException e) {
+                closing.completeExceptionally(e);
+            }
+        }, "context-cancel");
+        closer.setDaemon(true);
+        closer.start();
+        try {
+            closing.get(settings.interruptWaitMillis(), TimeUnit.MILLISECONDS);
+            return true;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        } catch (ExecutionException | TimeoutException e) {
+            return false;
+        }
     }
 
     private void answer(ExecutionResult result, boolean recycle) {

@@ -1,12 +1,16 @@
 # Runs once in every fresh context, before any user code. It defines how user code is run and reported:
 # CPython-like tracebacks on stderr, sys.exit() semantics, and the `result` variable turned into JSON.
 # This is convenience, not security: user code can reach and alter all of it, but only in its own context.
+#
+# Heavy modules (traceback, linecache, json) are imported only when a call needs them: this file runs for
+# every fresh context, so whatever it imports up front is paid on every call.
 
 def _make_runner():
-    import sys, traceback, linecache, json, math
+    import sys, os, posix
 
     main_globals = sys.modules['__main__'].__dict__
     missing = object()
+    infinity = float('inf')
 
     def jsonable(value, depth=0):
         if depth > 100:
@@ -15,7 +19,7 @@ def _make_runner():
         if value is None or kind is bool or kind is int or kind is str:
             return True
         if kind is float:
-            return math.isfinite(value)
+            return value == value and value != infinity and value != -infinity
         if kind is list:
             return all(jsonable(item, depth + 1) for item in value)
         if kind is dict:
@@ -27,6 +31,7 @@ def _make_runner():
         value = main_globals.get('result', missing)
         if value is missing:
             return None
+        import json
         try:
             if jsonable(value):
                 text = json.dumps(value)
@@ -40,8 +45,11 @@ def _make_runner():
             shown = shown[:limit]
         return (json.dumps(shown), True, truncated)
 
-    def report_exception(exc, tb):
+    def report_exception(exc, tb, source, filename):
         try:
+            import linecache, traceback
+            # Lets the traceback show the offending source lines, as CPython does for a file.
+            linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
             traceback.print_exception(type(exc), exc, tb, file=sys.stderr)
         except BaseException:
             pass
@@ -75,12 +83,10 @@ def _make_runner():
     def hard_exit(status):
         raise _HardExit(status)
 
-    import os, posix
     os._exit = posix._exit = hard_exit
 
     def run(source, filename, result_limit):
         """Runs user code in __main__; returns (exit_code, error_message, result_description)."""
-        linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
         try:
             try:
                 code = compile(source, filename, 'exec')
@@ -91,7 +97,7 @@ def _make_runner():
             except BaseException as e:
                 # Skip this function's own frame, so the traceback starts at the user's code.
                 tb = e.__traceback__.tb_next if e.__traceback__ is not None else None
-                return (1, report_exception(e, tb), describe_result(result_limit))
+                return (1, report_exception(e, tb, source, filename), describe_result(result_limit))
             return (0, None, describe_result(result_limit))
         finally:
             flush()

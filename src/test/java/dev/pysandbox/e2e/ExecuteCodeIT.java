@@ -112,6 +112,15 @@ class ExecuteCodeIT {
     }
 
     @Test
+    void memoryBombHitsTheHeapCapEvenIfTheCodeCatchesMemoryErrorAndTheNextCallWorks() {
+        Map<String, Object> result = server.python("hoard = []\ntry:\n    while True:\n        hoard.append('x' * 10**6)\n"
+                + "except MemoryError:\n    import time\n    time.sleep(60)");
+        assertEquals("execution_error", result.get("status"));
+        assertTrue(((String) result.get("error_message")).startsWith("Memory limit reached"), (String) result.get("error_message"));
+        assertEquals("success", server.python("print('after')").get("status"));
+    }
+
+    @Test
     void longOutputKeepsHeadAndTailWithAMarker() {
         Map<String, Object> result = server.python("for i in range(20000):\n    print(i)");
         String stdout = (String) result.get("stdout");

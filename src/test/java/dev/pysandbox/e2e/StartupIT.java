@@ -1,0 +1,27 @@
+package dev.pysandbox.e2e;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.Map;
+
+import org.junit.jupiter.api.Test;
+
+/**
+ * The MCP edge does not wait for Python: with workers that can never start (an invalid JVM option makes
+ * each attempt fail), the server still answers initialize and tools/list, and a call gets a clear
+ * setup_error once the start-up limit passes instead of hanging.
+ */
+class StartupIT {
+    @Test
+    void serverAnswersWithoutAnyReadyWorkerAndCallsFailClearly() {
+        try (SandboxServer server = SandboxServer.start("--workers=1", "--worker.jvm-options=-XX:+NoSuchJvmOption",
+                "--worker.startup-timeout-seconds=3")) {
+            assertEquals(2, server.client.listTools().tools().size());
+            Map<String, Object> result = server.python("print(1)");
+            assertEquals("setup_error", result.get("status"));
+            String message = (String) result.get("error_message");
+            assertTrue(message.startsWith("No sandbox worker became available within 3 seconds"), message);
+        }
+    }
+}
