@@ -19,11 +19,13 @@ import dev.pysandbox.execution.Status;
 import dev.pysandbox.mcp.CallArguments.InvalidArgument;
 import dev.pysandbox.mcp.ScriptLocator.Refusal;
 import dev.pysandbox.supervisor.Sandbox;
+import dev.pysandbox.wire.WireCodec;
 
 /**
  * {@code run_python}, in the shape of the RunPython tool that agents already know: code or a script file,
- * answered as plain text ({@code Stdout:…Stderr:…} or {@code Error: …}). It runs in the same sandbox as
- * {@code execute_code}; only the script file itself is read from the host, by the server.
+ * answered as plain text ({@code Stdout:…Stderr:…} or {@code Error: …}), with the same structured result as
+ * {@code execute_code} beside it for clients that read structured content. It runs in the same sandbox;
+ * only the script file itself is read from the host, by the server.
  */
 final class RunPythonTool {
     static final String NAME = "run_python";
@@ -46,27 +48,34 @@ final class RunPythonTool {
                         + " and answers 'Stdout:\\n…\\nStderr:\\n…' or 'Error: …'. Give code or scriptPath;"
                         + " scriptPath wins. Timeout " + config.runPythonTimeout().toSeconds() + " s.")
                 .inputSchema(json, ToolSchemas.load("run_python.input.json", Map.of()))
+                .outputSchema(json, ToolSchemas.load("execute_code.output.json", Map.of()))
                 .build();
         return SyncToolSpecification.builder().tool(tool).callHandler(this::call).build();
     }
 
     private CallToolResult call(McpSyncServerExchange exchange, CallToolRequest request) {
-        String answer = run(new CallArguments(request.arguments()));
-        return CallToolResult.builder().addTextContent(answer).isError(answer.startsWith("Error: ")).build();
+        ExecutionResult result = run(new CallArguments(request.arguments()));
+        String answer = describe(result, config.runPythonTimeout().toSeconds());
+        return CallToolResult.builder()
+                .addTextContent(answer)
+                .structuredContent(WireCodec.toMap(result))
+                .isError(answer.startsWith("Error: "))
+                .build();
     }
 
-    String run(CallArguments arguments) {
+    /** Runs the call; input the rules refuse becomes a setup_error whose message is the text after "Error: ". */
+    ExecutionResult run(CallArguments arguments) {
         ExecutionRequest request;
         try {
             request = toRequest(arguments);
         } catch (InvalidArgument | Refusal e) {
-            return "Error: " + e.getMessage();
+            return ExecutionResult.setupError(e.getMessage());
         }
         try {
-            return describe(sandbox.execute(request), config.runPythonTimeout().toSeconds());
+            return sandbox.execute(request);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            return "Error: Cancelled by the client.";
+            return ExecutionResult.setupError("Cancelled by the client.");
         }
     }
 

@@ -23,6 +23,9 @@ class RunPythonIT {
         CallToolResult result = server.call("run_python", Map.of("code", "import sys\nprint('out')\nprint('err', file=sys.stderr)"));
         assertEquals("Stdout:\nout\n\nStderr:\nerr\n", SandboxServer.text(result));
         assertFalse(Boolean.TRUE.equals(result.isError()));
+        Map<?, ?> structured = (Map<?, ?>) result.structuredContent();
+        assertEquals("success", structured.get("status"));
+        assertEquals("out\n", structured.get("stdout"));
     }
 
     @Test
@@ -30,6 +33,7 @@ class RunPythonIT {
         CallToolResult result = server.call("run_python", Map.of());
         assertEquals("Error: provide either code or scriptPath.", SandboxServer.text(result));
         assertTrue(result.isError());
+        assertEquals("setup_error", ((Map<?, ?>) result.structuredContent()).get("status"));
     }
 
     @Test

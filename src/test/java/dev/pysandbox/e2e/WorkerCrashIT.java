@@ -11,7 +11,10 @@ import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.Test;
 
-/** A worker killed by hand (kill -9) while it runs a call: that call gets a clear error, later calls work. */
+/**
+ * A worker killed by hand (kill -9) while it runs a call: that call gets a clear error, a session that lived
+ * on that worker is reported lost, and later calls work.
+ */
 class WorkerCrashIT {
     @Test
     void killedWorkerFailsOnlyItsCallAndIsReplaced() throws Exception {
@@ -19,6 +22,7 @@ class WorkerCrashIT {
         String tag = "pysandbox.test.tag=" + UUID.randomUUID();
         try (SandboxServer server = SandboxServer.start("--workers=1", "--worker.jvm-options=-D" + tag)) {
             assertEquals("success", server.python("pass").get("status"), "worker is warm");
+            server.execute(Map.of("language", "python", "code", "kept = 1", "session_id", "doomed"));
             CompletableFuture<Map<String, Object>> running = CompletableFuture.supplyAsync(
                     () -> server.python("print('working')\nimport time\ntime.sleep(60)"));
             Thread.sleep(2_000);
@@ -35,6 +39,13 @@ class WorkerCrashIT {
             Map<String, Object> next = server.python("print('after the crash')");
             assertEquals("success", next.get("status"));
             assertEquals("after the crash\n", next.get("stdout"));
+
+            Map<String, Object> doomed = server.execute(Map.of("language", "python", "code", "print(kept)", "session_id", "doomed"));
+            assertEquals("setup_error", doomed.get("status"));
+            assertTrue(((String) doomed.get("error_message")).contains("was lost because its worker process stopped"),
+                    (String) doomed.get("error_message"));
+            Map<String, Object> reborn = server.execute(Map.of("language", "python", "code", "print('kept' in globals())", "session_id", "doomed"));
+            assertEquals("False\n", reborn.get("stdout"), "the id starts a new session after the notice");
         }
     }
 }
