@@ -1,6 +1,5 @@
 package dev.pysandbox.mcp;
 
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Locale;
 import java.util.Map;
@@ -17,7 +16,6 @@ import dev.pysandbox.execution.ExecutionRequest;
 import dev.pysandbox.execution.ExecutionResult;
 import dev.pysandbox.execution.Status;
 import dev.pysandbox.mcp.CallArguments.InvalidArgument;
-import dev.pysandbox.supervisor.Sandbox;
 import dev.pysandbox.wire.WireCodec;
 
 /**
@@ -27,11 +25,11 @@ import dev.pysandbox.wire.WireCodec;
 final class ExecuteCodeTool {
     static final String NAME = "execute_code";
 
-    private final Sandbox sandbox;
+    private final CodeRunner runner;
     private final ServerConfig config;
 
-    ExecuteCodeTool(Sandbox sandbox, ServerConfig config) {
-        this.sandbox = sandbox;
+    ExecuteCodeTool(CodeRunner runner, ServerConfig config) {
+        this.runner = runner;
         this.config = config;
     }
 
@@ -69,13 +67,7 @@ final class ExecuteCodeTool {
         } catch (InvalidArgument e) {
             return ExecutionResult.setupError(e.getMessage());
         }
-        try {
-            return sandbox.execute(request);
-        } catch (InterruptedException e) {
-            // The client cancelled: the transport sends no answer for this call, so this one goes nowhere.
-            Thread.currentThread().interrupt();
-            return ExecutionResult.setupError("Cancelled by the client.");
-        }
+        return runner.run(request);
     }
 
     private ExecutionRequest toRequest(CallArguments arguments) throws InvalidArgument {
@@ -84,7 +76,7 @@ final class ExecuteCodeTool {
             throw new InvalidArgument("Unsupported language '" + language + "': only 'python' is supported.");
         }
         String code = arguments.requiredString("code");
-        CodeSize.check(code, config.maxCodeBytes());
+        runner.checkSize(code);
         int timeout = arguments.optionalInt("timeout", 1, (int) config.maxTimeout().toSeconds(),
                 (int) config.defaultTimeout().toSeconds());
         String sessionId = arguments.optionalString("session_id");
@@ -92,22 +84,5 @@ final class ExecuteCodeTool {
             throw new InvalidArgument("Argument 'session_id' must be 1 to 128 characters.");
         }
         return new ExecutionRequest(code, arguments.optionalString("stdin"), Duration.ofSeconds(timeout), sessionId, "<string>");
-    }
-
-    /** The one size rule for code, shared with run_python's scripts. */
-    static final class CodeSize {
-        private CodeSize() {
-        }
-
-        static void check(String code, int maxBytes) throws InvalidArgument {
-            // Cheap bound first: a UTF-8 char is at most 3 bytes per UTF-16 unit.
-            if ((long) code.length() * 3 > maxBytes) {
-                int bytes = code.getBytes(StandardCharsets.UTF_8).length;
-                if (bytes > maxBytes) {
-                    throw new InvalidArgument("Argument 'code' is " + bytes + " bytes; the limit is " + maxBytes
-                            + " bytes (setting code.max-bytes).");
-                }
-            }
-        }
     }
 }

@@ -18,7 +18,6 @@ import dev.pysandbox.execution.ExecutionResult;
 import dev.pysandbox.execution.Status;
 import dev.pysandbox.mcp.CallArguments.InvalidArgument;
 import dev.pysandbox.mcp.ScriptLocator.Refusal;
-import dev.pysandbox.supervisor.Sandbox;
 import dev.pysandbox.wire.WireCodec;
 
 /**
@@ -30,12 +29,12 @@ import dev.pysandbox.wire.WireCodec;
 final class RunPythonTool {
     static final String NAME = "run_python";
 
-    private final Sandbox sandbox;
+    private final CodeRunner runner;
     private final ServerConfig config;
     private final ScriptLocator locator;
 
-    RunPythonTool(Sandbox sandbox, ServerConfig config) throws IOException {
-        this.sandbox = sandbox;
+    RunPythonTool(CodeRunner runner, ServerConfig config) throws IOException {
+        this.runner = runner;
         this.config = config;
         this.locator = new ScriptLocator(config.runRoot());
     }
@@ -71,12 +70,7 @@ final class RunPythonTool {
         } catch (InvalidArgument | Refusal e) {
             return ExecutionResult.setupError(e.getMessage());
         }
-        try {
-            return sandbox.execute(request);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return ExecutionResult.setupError("Cancelled by the client.");
-        }
+        return runner.run(request);
     }
 
     private ExecutionRequest toRequest(CallArguments arguments) throws InvalidArgument, Refusal {
@@ -94,7 +88,7 @@ final class RunPythonTool {
         } else if (workingDirectory != null) {
             locator.directory(workingDirectory);
         }
-        ExecuteCodeTool.CodeSize.check(code, config.maxCodeBytes());
+        runner.checkSize(code);
         return new ExecutionRequest(code, "", config.runPythonTimeout(), null, filename);
     }
 

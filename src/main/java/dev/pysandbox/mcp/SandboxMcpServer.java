@@ -31,14 +31,15 @@ public final class SandboxMcpServer {
         McpJsonMapper json = McpJsonDefaults.getMapper();
         // At EOF, calls in flight still get their answers: the longest a call can take is its timeout plus the kill grace.
         Duration drain = config.maxTimeout().plus(config.killGrace()).plusSeconds(5);
+        CodeRunner runner = new CodeRunner(sandbox, config.maxCodeBytes());
         StdioServerTransport transport = new StdioServerTransport(json, in, out, config.maxLineBytes(), drain);
         McpSyncServer server = McpServer.sync(transport)
                 .serverInfo(NAME, version())
                 .instructions("Run Python code safely with execute_code (structured result) or run_python (text)."
                         + " Code runs in an isolated GraalPy interpreter without file, network or process access.")
                 .capabilities(ServerCapabilities.builder().tools(false).build())
-                .tools(new ExecuteCodeTool(sandbox, config).specification(json),
-                        new RunPythonTool(sandbox, config).specification(json))
+                .tools(new ExecuteCodeTool(runner, config).specification(json),
+                        new RunPythonTool(runner, config).specification(json))
                 .build();
         transport.awaitTermination();
         server.close();

@@ -34,9 +34,10 @@ class CallArgumentsTest {
 
     @Test
     void codeSizeCountsUtf8Bytes() throws InvalidArgument {
-        ExecuteCodeTool.CodeSize.check("x".repeat(100), 100);
-        assertThrows(InvalidArgument.class, () -> ExecuteCodeTool.CodeSize.check("x".repeat(101), 100));
+        CodeRunner runner = new CodeRunner(null, 100);
+        runner.checkSize("x".repeat(100));
+        assertThrows(InvalidArgument.class, () -> runner.checkSize("x".repeat(101)));
         // 40 three-byte characters are 120 bytes, over a 100-byte limit though only 40 chars long.
-        assertThrows(InvalidArgument.class, () -> ExecuteCodeTool.CodeSize.check("€".repeat(40), 100));
+        assertThrows(InvalidArgument.class, () -> runner.checkSize("€".repeat(40)));
     }
 }
