@@ -72,7 +72,8 @@ public final class Main {
 
     static WorkerLauncher launcher(ServerConfig config) {
         WorkerSettings settings = new WorkerSettings(config.captureBytes(), config.stopAfterBytes(),
-                config.readyContexts(), Math.max(100, config.killGrace().toMillis() / 3));
+                config.readyContexts(), Math.max(100, config.killGrace().toMillis() / 3), config.imports(),
+                config.strictBuiltins());
         Path cache = config.cacheDir();
         return new WorkerLauncher(config.workerHeap(), cache, config.workerJvmOptions(), settings);
     }

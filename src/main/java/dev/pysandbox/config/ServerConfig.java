@@ -8,6 +8,8 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Set;
 
+import dev.pysandbox.worker.ImportPolicy;
+
 /** The server's settings, typed and checked. Built once at start-up from {@link Settings}. */
 public record ServerConfig(
         int workers,
@@ -27,6 +29,8 @@ public record ServerConfig(
         int maxSessions,
         Duration sessionIdleTimeout,
         int maxLineBytes,
+        ImportPolicy imports,
+        boolean strictBuiltins,
         String logLevel) {
 
     private static final Set<String> LOG_LEVELS = Set.of("error", "warn", "info", "debug", "trace");
@@ -69,7 +73,32 @@ public record ServerConfig(
                 integer(s, "sessions.max", 1, 100_000),
                 Duration.ofSeconds(integer(s, "sessions.idle-timeout-seconds", 1, 7 * 86_400)),
                 integer(s, "transport.max-line-bytes", 1024, Integer.MAX_VALUE),
+                imports(s),
+                bool(s, "builtins.strict"),
                 logLevel);
+    }
+
+    private static ImportPolicy imports(Settings s) throws ConfigException {
+        try {
+            return ImportPolicy.named(s.get("imports.profile"))
+                    .allow(list(s.get("imports.allow")))
+                    .remove(list(s.get("imports.deny")));
+        } catch (IllegalArgumentException e) {
+            throw new ConfigException("imports: " + e.getMessage());
+        }
+    }
+
+    private static String[] list(String raw) {
+        return raw.isBlank() ? new String[0] : raw.strip().split("\\s*,\\s*");
+    }
+
+    private static boolean bool(Settings s, String key) throws ConfigException {
+        String raw = s.get(key).toLowerCase(Locale.ROOT);
+        return switch (raw) {
+            case "true" -> true;
+            case "false" -> false;
+            default -> throw new ConfigException(key + " must be true or false, not '" + raw + "'");
+        };
     }
 
     private static int integer(Settings s, String key, int min, int max) throws ConfigException {

@@ -30,8 +30,10 @@ final class SandboxContexts implements AutoCloseable {
 
     private final Engine engine;
     private final Source prelude;
+    private final WorkerSettings settings;
 
-    SandboxContexts() {
+    SandboxContexts(WorkerSettings settings) {
+        this.settings = settings;
         this.engine = Engine.newBuilder("python")
                 .sandbox(SandboxPolicy.CONSTRAINED)
                 .out(OutputStream.nullOutputStream())
@@ -41,7 +43,7 @@ final class SandboxContexts implements AutoCloseable {
         this.prelude = Source.newBuilder("python", readPrelude(), "<sandbox-prelude>").buildLiteral();
     }
 
-    /** Builds a context, starts Python in it and installs the runner: everything short of user code. */
+    /** Builds a context, starts Python in it, installs the policy layers and the runner: all but user code. */
     PreparedContext prepare() {
         CallStreams streams = new CallStreams();
         Context context = Context.newBuilder("python")
@@ -64,7 +66,7 @@ final class SandboxContexts implements AutoCloseable {
                 .allowValueSharing(false)
                 .build();
         try {
-            Value runner = context.eval(prelude);
+            Value runner = context.eval(prelude).execute(settings.imports().encode(), settings.strictBuiltins());
             return new PreparedContext(context, streams, runner);
         } catch (RuntimeException e) {
             context.close(true);

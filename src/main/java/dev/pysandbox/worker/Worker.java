@@ -28,7 +28,7 @@ import dev.pysandbox.worker.SandboxContexts.PreparedContext;
 final class Worker {
     private final WorkerSettings settings;
     private final PrintStream protocol;
-    private final SandboxContexts contexts = new SandboxContexts();
+    private final SandboxContexts contexts;
     private final BlockingQueue<PreparedContext> ready;
     private final Map<String, PreparedContext> sessions = new ConcurrentHashMap<>();
     private final ExecutorService calls = Executors.newSingleThreadExecutor(daemon("python-call"));
@@ -39,6 +39,7 @@ final class Worker {
     Worker(WorkerSettings settings, PrintStream protocol) {
         this.settings = settings;
         this.protocol = protocol;
+        this.contexts = new SandboxContexts(settings);
         this.ready = new ArrayBlockingQueue<>(Math.max(1, settings.readyContexts()));
     }
 

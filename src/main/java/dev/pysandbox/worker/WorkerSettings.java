@@ -8,8 +8,11 @@ package dev.pysandbox.worker;
  * @param stopAfterBytes     how much a stream may write before the call is stopped as a flood
  * @param readyContexts      how many contexts are kept built ahead of demand
  * @param interruptWaitMillis how long an interrupt may take before the worker gives up on its context
+ * @param imports            which modules user code may import
+ * @param strictBuiltins     whether user code may not name eval, exec, open and the other escape hatches
  */
-public record WorkerSettings(int captureBytes, long stopAfterBytes, int readyContexts, long interruptWaitMillis) {
+public record WorkerSettings(int captureBytes, long stopAfterBytes, int readyContexts, long interruptWaitMillis,
+        ImportPolicy imports, boolean strictBuiltins) {
     static final String PREFIX = "pysandbox.worker.";
 
     public String[] asSystemProperties() {
@@ -18,6 +21,8 @@ public record WorkerSettings(int captureBytes, long stopAfterBytes, int readyCon
             "-D" + PREFIX + "stopAfterBytes=" + stopAfterBytes,
             "-D" + PREFIX + "readyContexts=" + readyContexts,
             "-D" + PREFIX + "interruptWaitMillis=" + interruptWaitMillis,
+            "-D" + PREFIX + "imports=" + imports.encode(),
+            "-D" + PREFIX + "strictBuiltins=" + strictBuiltins,
         };
     }
 
@@ -26,6 +31,8 @@ public record WorkerSettings(int captureBytes, long stopAfterBytes, int readyCon
                 Integer.getInteger(PREFIX + "captureBytes", 51_200),
                 Long.getLong(PREFIX + "stopAfterBytes", 1_048_576),
                 Integer.getInteger(PREFIX + "readyContexts", 1),
-                Long.getLong(PREFIX + "interruptWaitMillis", 500));
+                Long.getLong(PREFIX + "interruptWaitMillis", 500),
+                ImportPolicy.decode(System.getProperty(PREFIX + "imports", ImportPolicy.standard().encode())),
+                Boolean.getBoolean(PREFIX + "strictBuiltins"));
     }
 }

@@ -4,9 +4,19 @@
 #
 # Heavy modules (traceback, linecache, json) are imported only when a call needs them: this file runs for
 # every fresh context, so whatever it imports up front is paid on every call.
+#
+# It also installs the policy layers that live in Python: the import policy, neutered host surfaces and the
+# optional strict profile. They make the sandbox's rules visible early and clearly; they are not the
+# boundary (the context settings and the worker process are), so a way around them still reaches nothing.
 
-def _make_runner():
-    import sys, os, posix
+def _make_runner(allowed_imports, strict):
+    """allowed_imports: '*' for no import checks, else comma-separated module names (packages include
+    their submodules). strict: forbid naming eval, exec, open and the other introspection builtins."""
+    import sys, os, posix, builtins, _signal
+
+    # The prelude's own lazy imports must not go through the import guard installed below: its functions
+    # live in __main__, exactly where the guard looks for user code.
+    load = builtins.__import__
 
     main_globals = sys.modules['__main__'].__dict__
     missing = object()
@@ -31,7 +41,7 @@ def _make_runner():
         value = main_globals.get('result', missing)
         if value is missing:
             return None
-        import json
+        json = load('json')
         try:
             if jsonable(value):
                 text = json.dumps(value)
@@ -45,12 +55,36 @@ def _make_runner():
             shown = shown[:limit]
         return (json.dumps(shown), True, truncated)
 
+    home = sys.prefix.rstrip('/') + '/'
+
+    def tidy(report, seen):
+        """Drops the sandbox's own frames (the import guard, the strict check) and shows standard library
+        files as <stdlib>/..., so a traceback names no host path. Follows chained exceptions too."""
+        if report is None or id(report) in seen:
+            return
+        seen.add(id(report))
+        frames = []
+        for frame in report.stack:
+            if frame.filename == '<sandbox-prelude>':
+                continue
+            if frame.filename.startswith(home):
+                frame.filename = '<stdlib>/' + frame.filename[len(home):].split('/', 2)[-1]
+            frames.append(frame)
+        report.stack = traceback_module().StackSummary.from_list(frames)
+        tidy(report.__cause__, seen)
+        tidy(report.__context__, seen)
+
+    def traceback_module():
+        return load('traceback')
+
     def report_exception(exc, tb, source, filename):
         try:
-            import linecache, traceback
+            linecache, traceback = load('linecache'), load('traceback')
             # Lets the traceback show the offending source lines, as CPython does for a file.
             linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
-            traceback.print_exception(type(exc), exc, tb, file=sys.stderr)
+            report = traceback.TracebackException(type(exc), exc, tb)
+            tidy(report, set())
+            sys.stderr.write(''.join(report.format()))
         except BaseException:
             pass
         text = str(exc)
@@ -85,10 +119,86 @@ def _make_runner():
 
     os._exit = posix._exit = hard_exit
 
+    def refused(what):
+        def refuse(*args, **kwargs):
+            raise PermissionError('%s is not available in this sandbox' % what)
+        return refuse
+
+    # Signals reach the worker JVM's own process (raise_signal(SIGTERM) killed it before -Xrs; handlers
+    # and alarms still change process-wide state). The stubs keep `import signal` working.
+    for name in ('signal', 'raise_signal', 'alarm', 'setitimer', 'siginterrupt', 'set_wakeup_fd',
+                 'pthread_kill', 'pthread_sigmask', 'sigwait', 'sigwaitinfo', 'sigtimedwait'):
+        if hasattr(_signal, name):
+            setattr(_signal, name, refused('signal.' + name))
+
+    # Facts about the host that code has no need for: answer neutral values (stdlib modules such as uuid
+    # call uname() at import, so refusing would break them).
+    def constant(value):
+        return lambda *args, **kwargs: value
+    neutral = {
+        'getpid': 2, 'getppid': 1, 'getuid': 65534, 'geteuid': 65534, 'getgid': 65534, 'getegid': 65534,
+        'getgroups': [], 'getlogin': 'sandbox', 'cpu_count': 1, 'getcwd': '/', 'getcwdb': b'/',
+        'uname': os.uname_result(('Linux', 'sandbox', '', '', '')),
+    }
+    for module in (os, posix):
+        for name, value in neutral.items():
+            if hasattr(module, name):
+                setattr(module, name, constant(value))
+        for name in ('getloadavg', 'times', 'sched_getaffinity', 'getresuid', 'getresgid', 'ctermid', 'ttyname'):
+            if hasattr(module, name):
+                setattr(module, name, refused('os.' + name))
+
+    # Gateways to the host and to process creation. None in sys.modules makes any later import of them
+    # fail, whoever asks. (polyglot stays: GraalPy's datetime needs it; the context refuses polyglot access
+    # anyway, and the import policy keeps user code from importing it.)
+    for name in ('java', '_posixsubprocess', '_ctypes', 'ctypes'):
+        sys.modules[name] = None
+
+    if allowed_imports != '*':
+        allowed = frozenset(allowed_imports.split(','))
+        listing = ', '.join(sorted(allowed))
+
+        def permitted(module):
+            while module:
+                if module in allowed:
+                    return True
+                module = module.rpartition('.')[0]
+            return False
+
+        def guarded_import(name, globals=None, locals=None, fromlist=(), level=0):
+            # Only imports in user code are checked: the stdlib's own imports come with their module's
+            # globals, and checking them would break the very modules the policy allows. Imports with no
+            # globals pass too: GraalPy's builtin modules import their helpers that way (time imports
+            # _polyglot_time), so __import__('os') called bare gets around this layer, and still reaches
+            # only what the interpreter's settings allow.
+            from_user = isinstance(globals, dict) and globals.get('__name__') == '__main__'
+            if from_user and level == 0 and not permitted(name) and not (
+                    fromlist and all(f != '*' and permitted(name + '.' + f) for f in fromlist)):
+                raise ImportError("import of '%s' is not allowed in this sandbox; allowed modules: %s"
+                                  % (name, listing), name=name)
+            return load(name, globals, locals, fromlist, level)
+
+        builtins.__import__ = guarded_import
+
+    forbidden_names = frozenset(('eval', 'exec', 'compile', 'open', '__import__', 'globals', 'locals',
+                                 'getattr', 'setattr', 'delattr', 'breakpoint', 'vars', '__builtins__'))
+
+    def check_strict(source, filename):
+        """Strict profile: user code may not name the builtins that reach around the rules. Removing them
+        from builtins outright would also break every import statement, which needs __import__."""
+        ast = load('ast')
+        for node in ast.walk(ast.parse(source, filename)):
+            name = node.id if isinstance(node, ast.Name) else node.attr if isinstance(node, ast.Attribute) else None
+            if name in forbidden_names:
+                raise PermissionError("'%s' is not allowed in the strict sandbox profile (line %d)"
+                                      % (name, node.lineno))
+
     def run(source, filename, result_limit):
         """Runs user code in __main__; returns (exit_code, error_message, result_description)."""
         try:
             try:
+                if strict:
+                    check_strict(source, filename)
                 code = compile(source, filename, 'exec')
                 exec(code, main_globals)
             except SystemExit as e:
@@ -105,4 +215,4 @@ def _make_runner():
     run.flush = flush
     return run
 
-globals().pop("_make_runner")()
+globals().pop("_make_runner")

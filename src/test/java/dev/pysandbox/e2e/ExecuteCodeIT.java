@@ -90,8 +90,6 @@ class ExecuteCodeIT {
         Map<String, Object> zero = server.python("import sys\nsys.exit(0)");
         assertEquals(0, zero.get("exit_code"));
         assertEquals("success", zero.get("status"));
-        Map<String, Object> hard = server.python("import os\nos._exit(4)");
-        assertEquals(4, hard.get("exit_code"));
     }
 
     @Test
@@ -208,7 +206,8 @@ class ExecuteCodeIT {
 
     @Test
     void sandboxRefusalIsAClearErrorWithoutHostDetails() {
-        Map<String, Object> result = server.python("import os\nos.system('id')");
+        // os is outside the default import policy; sys.modules hands it over anyway, and the interpreter refuses.
+        Map<String, Object> result = server.python("import sys\nsys.modules['os'].system('id')");
         assertEquals("execution_error", result.get("status"));
         String message = (String) result.get("error_message");
         assertTrue(message.contains("not allowed"), message);

@@ -1,0 +1,145 @@
+package dev.pysandbox.worker;
+
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+import java.util.TreeSet;
+
+/**
+ * Which modules user code may import, in the shape of jsoup's {@code Safelist}: named presets that a
+ * configuration extends ({@link #allow}) or narrows ({@link #remove}). Allowing a package allows its
+ * submodules ({@code collections} allows {@code collections.abc}).
+ *
+ * <p>This is a convenience layer that tells a user early and clearly what the sandbox offers; it is not the
+ * security boundary (measured: an import hook in Python can be bypassed). The boundary is the context's
+ * capability settings and the worker process: a module reached around this policy still reaches nothing.
+ */
+public final class ImportPolicy {
+    /** Modules that make no sense to refuse: {@code sys} carries stdin, stdout and {@code sys.exit}. */
+    private static final List<String> CORE = List.of("sys");
+
+    private static final List<String> MINIMAL = List.of(
+            "math", "random", "string", "re", "json", "collections", "itertools", "functools", "operator",
+            "datetime", "time");
+
+    /** The pure-computation part of the standard library. */
+    private static final List<String> STANDARD = List.of(
+            "math", "cmath", "decimal", "fractions", "statistics", "random", "string", "textwrap", "re", "json",
+            "csv", "collections", "itertools", "functools", "operator", "copy", "dataclasses", "enum", "typing",
+            "datetime", "time", "calendar", "base64", "hashlib", "hmac", "struct", "difflib", "pprint", "bisect",
+            "heapq", "array", "numbers", "unicodedata", "uuid", "urllib.parse");
+
+    private final String name;
+    private final Set<String> modules;
+    private final boolean unrestricted;
+
+    private ImportPolicy(String name, Set<String> modules, boolean unrestricted) {
+        this.name = name;
+        this.modules = Collections.unmodifiableSet(new TreeSet<>(modules));
+        this.unrestricted = unrestricted;
+    }
+
+    /** A few everyday modules: maths, text, JSON, collections, dates. */
+    public static ImportPolicy minimal() {
+        return preset("minimal", MINIMAL);
+    }
+
+    /** The pure-computation standard library: no files, processes, network, threads or introspection. */
+    public static ImportPolicy standard() {
+        return preset("standard", STANDARD);
+    }
+
+    /** No import checks at all; the context settings and worker process still confine the code. */
+    public static ImportPolicy unrestricted() {
+        return new ImportPolicy("unrestricted", Set.of(), true);
+    }
+
+    /** The preset with this name: {@code minimal}, {@code standard} or {@code unrestricted}. */
+    public static ImportPolicy named(String profile) {
+        return switch (profile.strip().toLowerCase(Locale.ROOT)) {
+            case "minimal" -> minimal();
+            case "standard" -> standard();
+            case "unrestricted" -> unrestricted();
+            default -> throw new IllegalArgumentException("unknown import profile '" + profile
+                    + "'; known profiles: minimal, standard, unrestricted");
+        };
+    }
+
+    private static ImportPolicy preset(String name, List<String> modules) {
+        Set<String> all = new TreeSet<>(CORE);
+        all.addAll(modules);
+        return new ImportPolicy(name, all, false);
+    }
+
+    /** This policy plus these modules (and their submodules). */
+    public ImportPolicy allow(String... extra) {
+        Set<String> all = new TreeSet<>(modules);
+        for (String module : extra) {
+            all.add(checkName(module));
+        }
+        return new ImportPolicy(name, all, unrestricted);
+    }
+
+    /** This policy without these modules. */
+    public ImportPolicy remove(String... denied) {
+        Set<String> all = new TreeSet<>(modules);
+        all.removeAll(Arrays.stream(denied).map(ImportPolicy::checkName).toList());
+        return new ImportPolicy(name, all, unrestricted);
+    }
+
+    public boolean unrestrictedImports() {
+        return unrestricted;
+    }
+
+    public Set<String> modules() {
+        return modules;
+    }
+
+    /** Whether user code may import {@code module}: it or a package containing it is allowed. */
+    public boolean allows(String module) {
+        if (unrestricted) {
+            return true;
+        }
+        for (String prefix = module; ; prefix = prefix.substring(0, prefix.lastIndexOf('.'))) {
+            if (modules.contains(prefix)) {
+                return true;
+            }
+            if (prefix.indexOf('.') < 0) {
+                return false;
+            }
+        }
+    }
+
+    /** The form the worker's prelude reads: {@code *} for unrestricted, else a comma-separated list. */
+    public String encode() {
+        return unrestricted ? "*" : String.join(",", modules);
+    }
+
+    public static ImportPolicy decode(String encoded) {
+        if (encoded.equals("*")) {
+            return unrestricted();
+        }
+        Set<String> modules = new TreeSet<>();
+        for (String module : encoded.split(",")) {
+            if (!module.isBlank()) {
+                modules.add(checkName(module));
+            }
+        }
+        return new ImportPolicy("custom", modules, false);
+    }
+
+    private static String checkName(String module) {
+        String trimmed = module.strip();
+        if (!trimmed.matches("[A-Za-z_][A-Za-z0-9_]*(\\.[A-Za-z_][A-Za-z0-9_]*)*")) {
+            throw new IllegalArgumentException("'" + module + "' is not a module name");
+        }
+        return trimmed;
+    }
+
+    @Override
+    public String toString() {
+        return name + (unrestricted ? "" : " " + modules);
+    }
+}
