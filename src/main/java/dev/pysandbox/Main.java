@@ -66,8 +66,8 @@ public final class Main {
     }
 
     static Sandbox.Settings sandboxSettings(ServerConfig config) {
-        return new Sandbox.Settings(config.workers(), config.workerStartup(), config.killGrace(), config.maxSessions(),
-                config.sessionIdleTimeout());
+        return new Sandbox.Settings(config.workers(), config.maxCallsPerWorker(), config.workerStartup(),
+                config.killGrace(), config.maxSessions(), config.sessionIdleTimeout());
     }
 
     static WorkerLauncher launcher(ServerConfig config) {

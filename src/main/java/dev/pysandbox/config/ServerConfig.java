@@ -13,6 +13,7 @@ import dev.pysandbox.worker.ImportPolicy;
 /** The server's settings, typed and checked. Built once at start-up from {@link Settings}. */
 public record ServerConfig(
         int workers,
+        int maxCallsPerWorker,
         String workerHeap,
         int readyContexts,
         Duration workerStartup,
@@ -57,6 +58,7 @@ public record ServerConfig(
         }
         return new ServerConfig(
                 workers(s.get("workers"), heap),
+                integer(s, "worker.max-calls", 1, Integer.MAX_VALUE),
                 heap,
                 integer(s, "worker.ready-contexts", 1, 16),
                 Duration.ofSeconds(integer(s, "worker.startup-timeout-seconds", 1, 3_600)),

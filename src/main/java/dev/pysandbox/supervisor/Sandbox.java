@@ -26,8 +26,8 @@ public final class Sandbox implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(Sandbox.class);
 
     /** Limits of the execution core, from configuration. */
-    public record Settings(int workers, Duration workerStartup, Duration killGrace, int maxSessions,
-            Duration sessionIdleTimeout) {
+    public record Settings(int workers, int maxCallsPerWorker, Duration workerStartup, Duration killGrace,
+            int maxSessions, Duration sessionIdleTimeout) {
     }
 
     private final Settings settings;
@@ -45,7 +45,7 @@ public final class Sandbox implements AutoCloseable {
         });
         this.sessions = new SessionRegistry(settings.maxSessions(), settings.sessionIdleTimeout(), WorkerProcess::closeSession);
         // A call that waits for a context (cold worker) is bounded by the worker start-up limit, not its timeout.
-        this.pool = new WorkerPool(settings.workers(), launcher, timers, settings.killGrace(), settings.workerStartup(),
+        this.pool = new WorkerPool(settings.workers(), settings.maxCallsPerWorker(), launcher, timers, settings.killGrace(), settings.workerStartup(),
                 sessions::workerGone);
         long sweepMillis = Math.clamp(settings.sessionIdleTimeout().toMillis() / 4, 100, 30_000);
         timers.scheduleWithFixedDelay(sessions::expireIdle, sweepMillis, sweepMillis, TimeUnit.MILLISECONDS);

@@ -34,14 +34,16 @@ final class WorkerPool implements AutoCloseable {
     private final Duration killGrace;
     private final Duration setupLimit;
     private final Consumer<WorkerProcess> onWorkerGone;
+    private final int maxCallsPerWorker;
     private final WorkerProcess[] slots;
     private final int[] generations;
     private final long[] restartDelays;
     private final Set<WorkerProcess> idle = new LinkedHashSet<>();
     private boolean closed;
 
-    WorkerPool(int size, WorkerLauncher launcher, ScheduledExecutorService timers, Duration killGrace,
-            Duration setupLimit, Consumer<WorkerProcess> onWorkerGone) {
+    WorkerPool(int size, int maxCallsPerWorker, WorkerLauncher launcher, ScheduledExecutorService timers,
+            Duration killGrace, Duration setupLimit, Consumer<WorkerProcess> onWorkerGone) {
+        this.maxCallsPerWorker = maxCallsPerWorker;
         this.launcher = launcher;
         this.timers = timers;
         this.killGrace = killGrace;
@@ -91,7 +93,12 @@ final class WorkerPool implements AutoCloseable {
     }
 
     synchronized void release(WorkerProcess worker) {
-        if (worker.isReady()) {
+        if (worker.callsServed() >= maxCallsPerWorker) {
+            // Like a connection pool's maximum lifetime: whatever a long run of guests left behind in this
+            // JVM (heap growth, caches, anything missed) goes with it.
+            log.info("{} served {} calls; replacing it", worker.name(), worker.callsServed());
+            worker.retire();
+        } else if (worker.isReady()) {
             idle.add(worker);
             notifyAll();
         }

@@ -53,6 +53,7 @@ final class WorkerProcess {
     /** Set before a kill is even sent, so a dying worker is never handed out again. */
     private volatile boolean retiring;
     private volatile boolean gone;
+    private final java.util.concurrent.atomic.AtomicInteger callsServed = new java.util.concurrent.atomic.AtomicInteger();
 
     private final class PendingCall {
         final long id;
@@ -104,6 +105,7 @@ final class WorkerProcess {
     /** Sends the call; the future completes exactly once, by the worker's answer or by a deadline here. */
     CompletableFuture<ExecutionResult> execute(long id, ExecutionRequest request) {
         PendingCall call = new PendingCall(id, request);
+        callsServed.incrementAndGet();
         pending.put(id, call);
         if (gone && pending.remove(id) != null) {
             // Died after it was handed out but before onExit could see this call.
@@ -131,6 +133,16 @@ final class WorkerProcess {
         retiring = true;
         process.descendants().forEach(ProcessHandle::destroyForcibly);
         process.destroyForcibly();
+    }
+
+    int callsServed() {
+        return callsServed.get();
+    }
+
+    /** Takes the worker out of service for good and lets it exit; the pool starts a replacement. */
+    void retire() {
+        retiring = true;
+        stop();
     }
 
     /** Asks the worker to exit by closing its stdin, and kills it if it has not after a moment. */

@@ -47,8 +47,9 @@ record GuestFailure(Status status, int exitCode, String message, String stderrLi
         if (e.isInterrupted() || e.isCancelled()) {
             return new GuestFailure(Status.EXECUTION_ERROR, 1, "Execution was stopped by the sandbox.", "", true);
         }
+        // A refusal means the code tried something hostile or broken: start the next call on a fresh worker.
         String refusal = "Blocked by the sandbox: " + explain(e.getMessage()) + ".";
-        return new GuestFailure(Status.EXECUTION_ERROR, 1, refusal, "SandboxError: " + refusal + "\n", false);
+        return new GuestFailure(Status.EXECUTION_ERROR, 1, refusal, "SandboxError: " + refusal + "\n", true);
     }
 
     static String explain(String rawMessage) {

@@ -82,6 +82,8 @@ final class PythonCall {
             if (stop.get() != Stop.NONE && (e.isInterrupted() || e.isCancelled())) {
                 flushGuestBuffers();
                 result = stopped(stop.get());
+                // Code that had to be stopped may have left the context or worker in any state.
+                recycle = stop.get() == Stop.TIMEOUT;
             } else {
                 GuestFailure failure = GuestFailure.classify(e);
                 recycle = failure.recycleWorker();
