@@ -70,12 +70,12 @@ public final class Main {
                 config.killGrace(), config.maxSessions(), config.sessionIdleTimeout());
     }
 
-    static WorkerLauncher launcher(ServerConfig config) {
+    static WorkerLauncher launcher(ServerConfig config) throws java.io.IOException {
         WorkerSettings settings = new WorkerSettings(config.captureBytes(), config.stopAfterBytes(),
                 config.readyContexts(), Math.max(100, config.killGrace().toMillis() / 3), config.imports(),
                 config.strictBuiltins());
         Path cache = config.cacheDir();
-        return new WorkerLauncher(config.workerHeap(), cache, config.workerJvmOptions(), settings);
+        return new WorkerLauncher(config.workerHeap(), cache, config.workerJvmOptions(), settings, config.osSandbox());
     }
 
     private static void setLogLevel(String level) {

@@ -19,6 +19,7 @@ public record ServerConfig(
         Duration workerStartup,
         Duration killGrace,
         List<String> workerJvmOptions,
+        String osSandbox,
         Path cacheDir,
         Duration defaultTimeout,
         Duration maxTimeout,
@@ -64,6 +65,7 @@ public record ServerConfig(
                 Duration.ofSeconds(integer(s, "worker.startup-timeout-seconds", 1, 3_600)),
                 Duration.ofMillis(integer(s, "worker.kill-grace-millis", 100, 60_000)),
                 s.get("worker.jvm-options").isBlank() ? List.of() : Arrays.asList(s.get("worker.jvm-options").split("\\s+")),
+                oneOf(s, "worker.os-sandbox", Set.of("auto", "off", "required")),
                 path(s.get("worker.cache-dir"), defaultCacheDir()),
                 defaultTimeout,
                 maxTimeout,
@@ -92,6 +94,14 @@ public record ServerConfig(
 
     private static String[] list(String raw) {
         return raw.isBlank() ? new String[0] : raw.strip().split("\\s*,\\s*");
+    }
+
+    private static String oneOf(Settings s, String key, Set<String> allowed) throws ConfigException {
+        String raw = s.get(key).toLowerCase(Locale.ROOT);
+        if (!allowed.contains(raw)) {
+            throw new ConfigException(key + " must be one of " + new java.util.TreeSet<>(allowed) + ", not '" + raw + "'");
+        }
+        return raw;
     }
 
     private static boolean bool(Settings s, String key) throws ConfigException {

@@ -29,17 +29,29 @@ public final class WorkerLauncher {
     private final Path resourceCache;
     private final List<String> extraJvmOptions;
     private final WorkerSettings settings;
+    private final OsSandbox osSandbox;
 
-    public WorkerLauncher(String heap, Path resourceCache, List<String> extraJvmOptions, WorkerSettings settings) {
+    /**
+     * @param osSandbox {@code auto}, {@code off} or {@code required}: whether workers run inside the OS layer
+     *                  (see {@link OsSandbox}); detection happens here, once, and its outcome is logged
+     */
+    public WorkerLauncher(String heap, Path resourceCache, List<String> extraJvmOptions, WorkerSettings settings,
+            String osSandbox) throws IOException {
         this.javaExecutable = Path.of(System.getProperty("java.home"), "bin", "java");
         this.classPath = System.getProperty("java.class.path");
         this.heap = heap;
         this.resourceCache = resourceCache;
         this.extraJvmOptions = List.copyOf(extraJvmOptions);
         this.settings = settings;
+        Files.createDirectories(resourceCache);
+        this.osSandbox = OsSandbox.detect(OsSandbox.mode(osSandbox), resourceCache, OsSandbox.readablePaths(classPath));
     }
 
     List<String> command(String workerName) {
+        return osSandbox.wrap(javaCommand(workerName));
+    }
+
+    private List<String> javaCommand(String workerName) {
         List<String> command = new ArrayList<>();
         command.add(javaExecutable.toString());
         command.add("-Xrs");
@@ -62,7 +74,6 @@ public final class WorkerLauncher {
     }
 
     Process launch(String workerName) throws IOException {
-        Files.createDirectories(resourceCache);
         ProcessBuilder builder = new ProcessBuilder(command(workerName))
                 .directory(resourceCache.toFile())
                 .redirectErrorStream(false);

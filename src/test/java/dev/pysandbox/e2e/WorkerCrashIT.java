@@ -27,6 +27,8 @@ class WorkerCrashIT {
                     () -> server.python("print('working')\nimport time\ntime.sleep(60)"));
             Thread.sleep(2_000);
             List<ProcessHandle> workers = ProcessHandle.allProcesses()
+                    // Under bubblewrap the bwrap process carries the same command line; the worker is the java one.
+                    .filter(p -> p.info().command().map(c -> c.endsWith("/java")).orElse(false))
                     .filter(p -> p.info().commandLine().map(c -> c.contains(tag) && c.contains("WorkerMain")).orElse(false))
                     .toList();
             assertEquals(1, workers.size(), "exactly one worker carries the tag");

@@ -1,0 +1,162 @@
+package dev.pysandbox.supervisor;
+
+import java.io.File;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The operating-system layer around each worker, for the day the interpreter's own refusals fail:
+ * resource limits through {@code prlimit}, and a {@code bwrap} (bubblewrap) sandbox with no network, its own
+ * PID, IPC and UTS namespaces, a read-only view of the file system, and the user's home and {@code /tmp}
+ * hidden except for what the worker needs (its class path, Java, its resource cache).
+ *
+ * <p>Each tool is used only if it is installed and works here (bubblewrap needs user namespaces or root);
+ * what is missing is said once in the log, and {@code worker.os-sandbox=required} refuses to start without it.
+ */
+final class OsSandbox {
+    private static final Logger log = LoggerFactory.getLogger(OsSandbox.class);
+
+    /** Per worker: no core dumps, a bounded number of open files, files written no larger than this. */
+    static final List<String> RLIMITS = List.of("--core=0", "--nofile=4096", "--fsize=" + (64L << 20), "--nproc=4096");
+
+    enum Mode { AUTO, OFF, REQUIRED }
+
+    private final List<String> prefix;
+    private final String description;
+
+    private OsSandbox(List<String> prefix, String description) {
+        this.prefix = List.copyOf(prefix);
+        this.description = description;
+    }
+
+    static Mode mode(String raw) {
+        return Mode.valueOf(raw.strip().toUpperCase(Locale.ROOT));
+    }
+
+    /**
+     * Finds what this machine offers and builds the command prefix for workers.
+     *
+     * @param writable the one directory a worker may write (its resource cache)
+     * @param readable what a worker must read besides the system directories (Java, its class path)
+     */
+    static OsSandbox detect(Mode mode, Path writable, List<Path> readable) {
+        if (mode == Mode.OFF) {
+            return new OsSandbox(List.of(), "off (worker.os-sandbox=off)");
+        }
+        List<String> prefix = new ArrayList<>();
+        List<String> layers = new ArrayList<>();
+        List<String> missing = new ArrayList<>();
+        if (works(List.of("prlimit", "--core=0", "--", "true"))) {
+            prefix.add("prlimit");
+            prefix.addAll(RLIMITS);
+            prefix.add("--");
+            layers.add("rlimits (core 0, 4096 files, 64 MiB files, 4096 processes)");
+        } else {
+            missing.add("prlimit (util-linux) for resource limits");
+        }
+        List<String> bwrap = bwrapPrefix(writable, readable);
+        List<String> probe = new ArrayList<>(bwrap);
+        probe.add("true");
+        if (works(probe)) {
+            prefix.addAll(bwrap);
+            layers.add("bubblewrap (no network, own PID/IPC/UTS namespaces, read-only file system, home and /tmp hidden)");
+        } else {
+            missing.add("bwrap (Debian package bubblewrap) for the network, file system and PID isolation");
+        }
+        if (!missing.isEmpty() && mode == Mode.REQUIRED) {
+            throw new IllegalStateException("worker.os-sandbox=required, but this machine lacks: " + String.join("; ", missing));
+        }
+        String description = (layers.isEmpty() ? "none" : String.join(" + ", layers))
+                + (missing.isEmpty() ? "" : "; MISSING: " + String.join("; ", missing));
+        if (missing.isEmpty()) {
+            log.info("OS sandbox for workers: {}", description);
+        } else {
+            log.warn("OS sandbox for workers is incomplete: {}. Workers still run in locked-down interpreters in"
+                    + " separate processes, but without this layer.", description);
+        }
+        return new OsSandbox(prefix, description);
+    }
+
+    List<String> wrap(List<String> command) {
+        List<String> wrapped = new ArrayList<>(prefix);
+        wrapped.addAll(command);
+        return wrapped;
+    }
+
+    String description() {
+        return description;
+    }
+
+    static List<String> bwrapPrefix(Path writable, List<Path> readable) {
+        List<String> args = new ArrayList<>(List.of(
+                "bwrap", "--die-with-parent", "--new-session",
+                "--unshare-net", "--unshare-pid", "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try",
+                "--hostname", "sandbox",
+                "--ro-bind", "/", "/",
+                "--dev", "/dev",
+                "--proc", "/proc",
+                "--tmpfs", "/tmp"));
+        // Home directories hold the keys and tokens worth stealing; hide them, then show back only what the
+        // worker needs, read-only.
+        Set<Path> hidden = new LinkedHashSet<>();
+        for (String dir : new String[] {System.getProperty("user.home"), "/root", "/home"}) {
+            if (dir != null && Files.isDirectory(Path.of(dir))) {
+                hidden.add(Path.of(dir).toAbsolutePath().normalize());
+            }
+        }
+        for (Path dir : hidden) {
+            args.add("--tmpfs");
+            args.add(dir.toString());
+        }
+        for (Path path : readable) {
+            Path absolute = path.toAbsolutePath().normalize();
+            if (Files.exists(absolute) && (absolute.startsWith("/tmp") || hidden.stream().anyMatch(absolute::startsWith))) {
+                args.add("--ro-bind");
+                args.add(absolute.toString());
+                args.add(absolute.toString());
+            }
+        }
+        args.add("--bind");
+        args.add(writable.toString());
+        args.add(writable.toString());
+        args.add("--");
+        return args;
+    }
+
+    /** Directories a worker must be able to read: Java itself and every class-path entry's folder. */
+    static List<Path> readablePaths(String classPath) {
+        Set<Path> paths = new LinkedHashSet<>();
+        paths.add(Path.of(System.getProperty("java.home")));
+        for (String entry : classPath.split(File.pathSeparator)) {
+            if (!entry.isBlank()) {
+                Path path = Path.of(entry).toAbsolutePath().normalize();
+                // A jar's manifest Class-Path names jars beside it (lib/), so its whole folder is needed.
+                paths.add(Files.isDirectory(path) ? path : path.getParent());
+            }
+        }
+        return new ArrayList<>(paths);
+    }
+
+    private static boolean works(List<String> command) {
+        try {
+            Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
+            process.getInputStream().readAllBytes();
+            return process.waitFor(10, TimeUnit.SECONDS) && process.exitValue() == 0;
+        } catch (IOException e) {
+            return false;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
+    }
+}
