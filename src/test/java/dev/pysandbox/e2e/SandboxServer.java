@@ -30,8 +30,13 @@ final class SandboxServer implements AutoCloseable {
     }
 
     static SandboxServer start(String... flags) {
+        return start(Map.of(), flags);
+    }
+
+    /** With extra environment variables for the server process (the attack suite plants a secret there). */
+    static SandboxServer start(Map<String, String> environment, String... flags) {
         List<String> args = new ArrayList<>(List.of(flags));
-        ServerParameters parameters = ServerParameters.builder(LAUNCHER.toString()).args(args).build();
+        ServerParameters parameters = ServerParameters.builder(LAUNCHER.toString()).args(args).env(environment).build();
         StdioClientTransport transport = new StdioClientTransport(parameters, McpJsonDefaults.getMapper());
         transport.setStdErrorHandler(line -> System.err.println("[server] " + line));
         // Generous: the first call may wait for a cold worker JVM on a loaded 2-core machine.
