@@ -69,10 +69,6 @@ public final class Settings {
         return value;
     }
 
-    public Map<String, String> asMap() {
-        return Map.copyOf(values);
-    }
-
     private static Map<String, String> read(Reader reader) throws IOException {
         Properties properties = new Properties();
         properties.load(reader);

@@ -19,8 +19,4 @@ public record ExecutionRequest(String code, String stdin, Duration timeout, Stri
         stdin = stdin == null ? "" : stdin;
         filename = filename == null ? "<string>" : filename;
     }
-
-    public static ExecutionRequest of(String code, Duration timeout) {
-        return new ExecutionRequest(code, "", timeout, null, null);
-    }
 }

@@ -32,11 +32,9 @@ final class OsSandbox {
     enum Mode { AUTO, OFF, REQUIRED }
 
     private final List<String> prefix;
-    private final String description;
 
-    private OsSandbox(List<String> prefix, String description) {
+    private OsSandbox(List<String> prefix) {
         this.prefix = List.copyOf(prefix);
-        this.description = description;
     }
 
     static Mode mode(String raw) {
@@ -51,7 +49,8 @@ final class OsSandbox {
      */
     static OsSandbox detect(Mode mode, Path writable, List<Path> readable) {
         if (mode == Mode.OFF) {
-            return new OsSandbox(List.of(), "off (worker.os-sandbox=off)");
+            log.info("OS sandbox for workers: off (worker.os-sandbox=off)");
+            return new OsSandbox(List.of());
         }
         List<String> prefix = new ArrayList<>();
         List<String> layers = new ArrayList<>();
@@ -84,17 +83,13 @@ final class OsSandbox {
             log.warn("OS sandbox for workers is incomplete: {}. Workers still run in locked-down interpreters in"
                     + " separate processes, but without this layer.", description);
         }
-        return new OsSandbox(prefix, description);
+        return new OsSandbox(prefix);
     }
 
     List<String> wrap(List<String> command) {
         List<String> wrapped = new ArrayList<>(prefix);
         wrapped.addAll(command);
         return wrapped;
-    }
-
-    String description() {
-        return description;
     }
 
     static List<String> bwrapPrefix(Path writable, List<Path> readable) {

@@ -1,7 +1,6 @@
 package dev.pysandbox.supervisor;
 
 import java.time.Duration;
-import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executors;
@@ -113,11 +112,6 @@ public final class Sandbox implements AutoCloseable {
             log.error("call {} failed inside the supervisor", id, e.getCause());
             return ExecutionResult.setupError("The sandbox failed to run this call; please retry.");
         }
-    }
-
-    /** The live workers' process ids, in slot order (diagnostics, tests). */
-    public List<Long> workerPids() {
-        return pool.workers().stream().map(WorkerProcess::pid).toList();
     }
 
     @Override

@@ -104,7 +104,7 @@ final class WorkerPool implements AutoCloseable {
         }
     }
 
-    /** Pids of the live workers, for diagnostics and tests. */
+    /** The live workers. */
     synchronized List<WorkerProcess> workers() {
         List<WorkerProcess> live = new ArrayList<>();
         for (WorkerProcess worker : slots) {

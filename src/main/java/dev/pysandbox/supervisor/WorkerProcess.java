@@ -85,10 +85,6 @@ final class WorkerProcess {
         return name;
     }
 
-    long pid() {
-        return process.pid();
-    }
-
     boolean isReady() {
         return ready && !retiring && !gone;
     }

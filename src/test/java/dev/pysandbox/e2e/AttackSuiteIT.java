@@ -217,7 +217,10 @@ class AttackSuiteIT {
     @AfterEach
     void serverStillAnswersAndStdlibIsClean() throws IOException {
         assertEquals("alive\n", server.python("print('alive')").get("stdout"), "the server must survive");
-        Path cache = Path.of(System.getProperty("user.home"), ".cache", "python-sandbox-mcp");
+        // Where the server unpacks the standard library by default (worker.cache-dir).
+        String xdg = System.getenv("XDG_CACHE_HOME");
+        Path cache = (xdg == null || xdg.isBlank() ? Path.of(System.getProperty("user.home"), ".cache") : Path.of(xdg))
+                .resolve("python-sandbox-mcp");
         if (Files.isDirectory(cache)) {
             try (Stream<Path> files = Files.walk(cache)) {
                 List<Path> planted = files.filter(p -> p.getFileName().toString().startsWith("evil_planted")).toList();

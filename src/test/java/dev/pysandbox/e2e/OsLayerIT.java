@@ -20,10 +20,7 @@ class OsLayerIT {
         try (SandboxServer server = SandboxServer.start("--workers=1", "--worker.os-sandbox=required",
                 "--worker.jvm-options=-D" + tag)) {
             assertEquals("success", server.python("pass").get("status"));
-            List<ProcessHandle> workers = ProcessHandle.allProcesses()
-                    .filter(p -> p.info().command().map(c -> c.endsWith("/java")).orElse(false))
-                    .filter(p -> p.info().commandLine().map(c -> c.contains(tag) && c.contains("WorkerMain")).orElse(false))
-                    .toList();
+            List<ProcessHandle> workers = SandboxServer.workersTagged(tag);
             assertEquals(1, workers.size());
             ProcessHandle worker = workers.get(0);
             String parent = worker.parent().flatMap(p -> p.info().command()).orElse("");

@@ -45,6 +45,18 @@ final class SandboxServer implements AutoCloseable {
         return new SandboxServer(client);
     }
 
+    /**
+     * The worker JVMs of a server started with {@code --worker.jvm-options=-D<tag>}. Both the server's own
+     * command line and, under bubblewrap, the bwrap process carry the tag too; the workers are the java
+     * processes running WorkerMain.
+     */
+    static List<ProcessHandle> workersTagged(String tag) {
+        return ProcessHandle.allProcesses()
+                .filter(p -> p.info().command().map(c -> c.endsWith("/java")).orElse(false))
+                .filter(p -> p.info().commandLine().map(c -> c.contains(tag) && c.contains("WorkerMain")).orElse(false))
+                .toList();
+    }
+
     CallToolResult call(String tool, Map<String, Object> arguments) {
         return client.callTool(new CallToolRequest(tool, arguments));
     }

@@ -26,11 +26,7 @@ class WorkerCrashIT {
             CompletableFuture<Map<String, Object>> running = CompletableFuture.supplyAsync(
                     () -> server.python("print('working')\nimport time\ntime.sleep(60)"));
             Thread.sleep(2_000);
-            List<ProcessHandle> workers = ProcessHandle.allProcesses()
-                    // Under bubblewrap the bwrap process carries the same command line; the worker is the java one.
-                    .filter(p -> p.info().command().map(c -> c.endsWith("/java")).orElse(false))
-                    .filter(p -> p.info().commandLine().map(c -> c.contains(tag) && c.contains("WorkerMain")).orElse(false))
-                    .toList();
+            List<ProcessHandle> workers = SandboxServer.workersTagged(tag);
             assertEquals(1, workers.size(), "exactly one worker carries the tag");
             workers.get(0).destroyForcibly();
 
