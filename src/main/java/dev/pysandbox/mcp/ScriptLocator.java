@@ -34,7 +34,7 @@ final class ScriptLocator {
 
     Script locate(String scriptPath, String workingDirectory) throws Refusal {
         Path base = workingDirectory == null ? root : directory(workingDirectory);
-        Path file = underRoot(base.resolve(scriptPath));
+        Path file = underRoot(resolve(base, scriptPath, NOT_A_SCRIPT));
         if (!Files.isRegularFile(file) || !file.getFileName().toString().endsWith(".py")) {
             throw new Refusal(NOT_A_SCRIPT);
         }
@@ -42,11 +42,20 @@ final class ScriptLocator {
     }
 
     Path directory(String workingDirectory) throws Refusal {
-        Path dir = underRoot(root.resolve(workingDirectory));
+        Path dir = underRoot(resolve(root, workingDirectory, NOT_A_DIRECTORY));
         if (!Files.isDirectory(dir)) {
             throw new Refusal(NOT_A_DIRECTORY);
         }
         return dir;
+    }
+
+    /** A path string the file system cannot represent (a NUL byte, say) names no file. */
+    private static Path resolve(Path base, String path, String refusal) throws Refusal {
+        try {
+            return base.resolve(path);
+        } catch (java.nio.file.InvalidPathException e) {
+            throw new Refusal(refusal);
+        }
     }
 
     private Path underRoot(Path candidate) throws Refusal {

@@ -67,18 +67,24 @@ public final class Sandbox implements AutoCloseable {
         if (request.sessionId() == null) {
             return runOn(null, request);
         }
-        Session session;
-        try {
-            session = sessions.open(request.sessionId());
-        } catch (SessionEndedException e) {
-            return ExecutionResult.setupError(e.getMessage());
-        }
-        session.lock.lockInterruptibly();
-        try {
-            return runOn(session, request);
-        } finally {
-            sessions.touch(session);
-            session.lock.unlock();
+        while (true) {
+            Session session;
+            try {
+                session = sessions.open(request.sessionId());
+            } catch (SessionEndedException e) {
+                return ExecutionResult.setupError(e.getMessage());
+            }
+            session.lock.lockInterruptibly();
+            try {
+                // Evicted between open() and the lock: open again, which reports the eviction.
+                if (sessions.isLive(session)) {
+                    return runOn(session, new ExecutionRequest(request.code(), request.stdin(), request.timeout(),
+                            session.workerKey, request.filename()));
+                }
+            } finally {
+                sessions.touch(session);
+                session.lock.unlock();
+            }
         }
     }
 

@@ -28,18 +28,25 @@ final class SessionRegistry {
     /** One session. Its lock makes calls in the same session run one after another, as in a REPL. */
     static final class Session {
         final String id;
+        /**
+         * The name of this session's context inside its worker. Unique per session, not per id: when an id
+         * ends and starts again, a close for the old context still in flight cannot hit the new one.
+         */
+        final String workerKey;
         final ReentrantLock lock = new ReentrantLock(true);
         volatile WorkerProcess worker;
         volatile long lastUsedNanos = System.nanoTime();
 
-        Session(String id) {
+        Session(String id, long serial) {
             this.id = id;
+            this.workerKey = id + "#" + serial;
         }
     }
 
     private static final String LOST =
             "was lost because its worker process stopped (a crash, the memory limit, or recovery from a timeout).";
 
+    private long serials;
     private final int maxSessions;
     private final Duration idleTimeout;
     /** Close a session's context in its worker: (worker, session id). */
@@ -70,7 +77,7 @@ final class SessionRegistry {
             }
             session = sessions.get(id);
             if (session == null) {
-                session = new Session(id);
+                session = new Session(id, ++serials);
                 sessions.put(id, session);
                 Iterator<Session> lru = sessions.values().iterator();
                 while (sessions.size() > maxSessions && lru.hasNext()) {
@@ -87,6 +94,11 @@ final class SessionRegistry {
         }
         evicted.forEach(this::closeInWorker);
         return session;
+    }
+
+    /** Whether this session is still the live one for its id (it may have been evicted while unlocked). */
+    synchronized boolean isLive(Session session) {
+        return sessions.get(session.id) == session;
     }
 
     synchronized void touch(Session session) {
@@ -152,7 +164,7 @@ final class SessionRegistry {
     private void closeInWorker(Session session) {
         WorkerProcess worker = session.worker;
         if (worker != null && !worker.isGone()) {
-            closer.accept(worker, session.id);
+            closer.accept(worker, session.workerKey);
         }
     }
 

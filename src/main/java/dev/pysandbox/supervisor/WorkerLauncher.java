@@ -57,6 +57,7 @@ public final class WorkerLauncher {
         command.add("-Xrs");
         command.add("-Xmx" + heap);
         command.add("-XX:+ExitOnOutOfMemoryError");
+        command.add("-XX:+DisplayVMOutputToStderr"); // stdout carries the protocol only
         command.add("--enable-native-access=ALL-UNNAMED");
         if (Runtime.version().feature() >= 23) {
             // Truffle still uses sun.misc.Unsafe; JDK 23+ warns on stderr without this.

@@ -139,6 +139,7 @@ final class WorkerPool implements AutoCloseable {
             synchronized (this) {
                 slots[slot] = worker;
             }
+            worker.start(); // only now can it report ready or gone, and onGone can find it in its slot
             log.info("started {} (pid {})", name, process.pid());
         } catch (IOException e) {
             log.error("cannot start {}: {}", name, e.getMessage());

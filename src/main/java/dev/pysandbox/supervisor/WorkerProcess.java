@@ -77,6 +77,10 @@ final class WorkerProcess {
         this.killGrace = killGrace;
         this.setupLimit = setupLimit;
         this.listener = listener;
+    }
+
+    /** Starts listening to the process; separate from construction so the pool can record the worker first. */
+    void start() {
         Thread.ofPlatform().daemon().name(name + "-events").start(this::readEvents);
         Thread.ofPlatform().daemon().name(name + "-stderr").start(this::relayStderr);
     }
@@ -102,14 +106,17 @@ final class WorkerProcess {
     CompletableFuture<ExecutionResult> execute(long id, ExecutionRequest request) {
         PendingCall call = new PendingCall(id, request);
         callsServed.incrementAndGet();
+        // Until the worker says the code started, it may be building a context; that has its own limit. The
+        // deadline exists before the call is visible to onExit, which cancels it.
+        call.deadline = timers.schedule(() -> abandon(call, false), setupLimit.toMillis(), TimeUnit.MILLISECONDS);
         pending.put(id, call);
         if (gone && pending.remove(id) != null) {
-            // Died after it was handed out but before onExit could see this call.
-            call.answer.complete(workerDied(call, process.exitValue()));
+            // Died after it was handed out but before onExit could see this call: the code never ran.
+            call.deadline.cancel(false);
+            call.answer.complete(ExecutionResult.setupError(
+                    "The sandbox worker stopped before this call could start; please retry."));
             return call.answer;
         }
-        // Until the worker says the code started, it may be building a context; that has its own limit.
-        call.deadline = timers.schedule(() -> abandon(call, false), setupLimit.toMillis(), TimeUnit.MILLISECONDS);
         send(WorkerCommand.execute(id, request.code(), request.stdin(), request.timeout().toMillis(),
                 request.sessionId(), request.filename()));
         return call.answer;
@@ -167,7 +174,15 @@ final class WorkerProcess {
     private void readEvents() {
         try (BufferedReader events = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
             for (String line = events.readLine(); line != null; line = events.readLine()) {
-                handle(WireCodec.decode(line, WorkerEvent.class));
+                WorkerEvent event;
+                try {
+                    event = WireCodec.decode(line, WorkerEvent.class);
+                } catch (RuntimeException e) {
+                    // Not protocol (a JVM warning, say): skipping it keeps one stray line from stalling the worker.
+                    log.warn("{}: ignored a line that is not protocol: {}", name, line.length() > 200 ? line.substring(0, 200) : line);
+                    continue;
+                }
+                handle(event);
             }
         } catch (IOException | RuntimeException e) {
             log.warn("{}: protocol stream failed: {}", name, e.toString());

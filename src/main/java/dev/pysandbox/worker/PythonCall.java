@@ -75,6 +75,13 @@ final class PythonCall {
                 command.timeoutMillis(), TimeUnit.MILLISECONDS);
         ExecutionResult result;
         boolean recycle = false;
+        if (stop.get() != Stop.NONE) {
+            // Stopped before it began (an early cancel): an interrupt now would find nothing to interrupt.
+            deadline.cancel(false);
+            answer(stopped(stop.get()), false);
+            prepared.streams().detach();
+            return;
+        }
         try {
             Value outcome = prepared.runner().execute(command.code(), command.filename(), settings.captureBytes());
             result = fromReturn(outcome);
@@ -96,6 +103,7 @@ final class PythonCall {
         } catch (RuntimeException e) {
             if (stop.get() != Stop.NONE) {
                 result = stopped(stop.get()); // the context was cancelled under the guest, as asked
+                recycle = stop.get() == Stop.TIMEOUT;
             } else {
                 // The context itself failed (internal error): this worker is suspect.
                 result = finished(Status.EXECUTION_ERROR, 1, "The sandbox failed while running the code; the worker is being replaced.", null, false);
@@ -162,10 +170,14 @@ final class PythonCall {
     }
 
     private void flushGuestBuffers() {
+        // sys.stdout may be the guest's own object with a flush that never returns: guard it like the call.
+        ScheduledFuture<?> guard = watchdog.schedule(this::interrupt, settings.interruptWaitMillis(), TimeUnit.MILLISECONDS);
         try {
             prepared.runner().getMember("flush").executeVoid();
         } catch (RuntimeException ignored) {
             // Best effort: whatever reached our streams is kept either way.
+        } finally {
+            guard.cancel(false);
         }
     }
 
@@ -190,7 +202,13 @@ final class PythonCall {
         Object result = null;
         boolean resultTruncated = false;
         if (!description.isNull()) {
-            result = WireCodec.parseValue(description.getArrayElement(0).asString());
+            String json = description.getArrayElement(0).asString();
+            try {
+                result = WireCodec.parseValue(json);
+            } catch (RuntimeException e) {
+                // Valid JSON beyond the parser's limits (a 1000-digit int, a huge key): return its text.
+                result = json;
+            }
             resultTruncated = description.getArrayElement(2).asBoolean();
         }
         if (exitCode == 0) {

@@ -7,6 +7,7 @@ import java.io.InputStreamReader;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.ConcurrentHashMap;
@@ -31,6 +32,8 @@ final class Worker {
     private final SandboxContexts contexts;
     private final BlockingQueue<PreparedContext> ready;
     private final Map<String, PreparedContext> sessions = new ConcurrentHashMap<>();
+    /** Cancels that arrived before their call started running (it may still be waiting for a context). */
+    private final Set<Long> cancelledEarly = ConcurrentHashMap.newKeySet();
     private final ExecutorService calls = Executors.newSingleThreadExecutor(daemon("python-call"));
     private final ExecutorService janitor = Executors.newSingleThreadExecutor(daemon("context-closer"));
     private final ScheduledExecutorService watchdog = Executors.newScheduledThreadPool(1, daemon("call-watchdog"));
@@ -94,7 +97,13 @@ final class Worker {
         }
         send(WorkerEvent.started(command.id()));
         PythonCall call = new PythonCall(prepared, command, settings, watchdog, (result, recycle) -> reply(command, result, recycle));
+        // Publish the call before looking for an early cancel: cancel() records first and looks second, so
+        // one of the two always sees the other.
         current = call;
+        cancelledEarly.removeIf(id -> id < command.id()); // cancels for calls that had already finished
+        if (cancelledEarly.remove(command.id())) {
+            call.cancel();
+        }
         try {
             call.run();
         } finally {
@@ -123,8 +132,9 @@ final class Worker {
     }
 
     private void cancel(long id) {
+        cancelledEarly.add(id);
         PythonCall call = current;
-        if (call != null && call.id() == id) {
+        if (call != null && call.id() == id && cancelledEarly.remove(id)) {
             call.cancel();
         }
     }

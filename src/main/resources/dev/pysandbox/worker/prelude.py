@@ -36,10 +36,12 @@ def _make_runner(allowed_imports, strict):
             return all(type(k) is str and jsonable(v, depth + 1) for k, v in value.items())
         return False
 
-    def describe_result(limit):
-        """(json_text, is_repr, truncated) for `result`, or None when the code set no `result`."""
+    def describe_result(limit, before, code):
+        """(json_text, is_repr, truncated) for `result`, or None when this call set none. In a session the
+        variable outlives the call that set it, so it is reported only if this call's code names it at top
+        level or its value changed."""
         value = main_globals.get('result', missing)
-        if value is missing:
+        if value is missing or (value is before and 'result' not in getattr(code, 'co_names', ())):
             return None
         json = load('json')
         try:
@@ -87,7 +89,10 @@ def _make_runner(allowed_imports, strict):
             sys.stderr.write(''.join(report.format()))
         except BaseException:
             pass
-        text = str(exc)
+        try:
+            text = str(exc)
+        except BaseException:  # a hostile __str__
+            text = '<the exception could not be shown>'
         return '%s: %s' % (type(exc).__name__, text) if text else type(exc).__name__
 
     def flush():
@@ -106,9 +111,10 @@ def _make_runner(allowed_imports, strict):
             return code, None
         try:
             print(code, file=sys.stderr)
-        except BaseException:
-            pass
-        return 1, str(code)
+            return 1, str(code)
+        except BaseException:  # a hostile __str__
+            return 1, 'exited with an exit value that could not be shown'
+
 
     class _HardExit(SystemExit):
         """os._exit() under the CONSTRAINED policy kills the calling thread with an uncatchable host error
@@ -195,6 +201,8 @@ def _make_runner(allowed_imports, strict):
 
     def run(source, filename, result_limit):
         """Runs user code in __main__; returns (exit_code, error_message, result_description)."""
+        before = main_globals.get('result', missing)
+        code = None
         try:
             try:
                 if strict:
@@ -203,12 +211,16 @@ def _make_runner(allowed_imports, strict):
                 exec(code, main_globals)
             except SystemExit as e:
                 status, message = exit_status(e)
-                return (status, message, describe_result(result_limit))
+                return (status, message, describe_result(result_limit, before, code))
             except BaseException as e:
                 # Skip this function's own frame, so the traceback starts at the user's code.
                 tb = e.__traceback__.tb_next if e.__traceback__ is not None else None
-                return (1, report_exception(e, tb, source, filename), describe_result(result_limit))
-            return (0, None, describe_result(result_limit))
+                return (1, report_exception(e, tb, source, filename), describe_result(result_limit, before, code))
+            return (0, None, describe_result(result_limit, before, code))
+        except BaseException as e:
+            # Reporting itself failed: the guest broke something the report needs (json, say). Say so
+            # plainly instead of letting it look like a sandbox refusal.
+            return (1, 'The result could not be reported: %s' % type(e).__name__, None)
         finally:
             flush()
 

@@ -69,6 +69,22 @@ class ExecuteCodeIT {
     }
 
     @Test
+    void resultBeyondTheJsonParsersLimitsIsReturnedAsText() {
+        Map<String, Object> result = server.python("result = 10 ** 1000");
+        assertEquals("success", result.get("status"));
+        assertEquals("1" + "0".repeat(1000), result.get("result"));
+    }
+
+    @Test
+    void hostileCodeCannotMakeItsOwnFailureLookLikeASandboxRefusal() {
+        Map<String, Object> badStr = server.python("class E(Exception):\n    def __str__(self):\n        raise ValueError()\nraise E()");
+        assertEquals("E: <the exception could not be shown>", badStr.get("error_message"));
+        Map<String, Object> noJson = server.python("import sys\nsys.modules['json'] = None\nresult = 1");
+        assertEquals("The result could not be reported: ModuleNotFoundError", noJson.get("error_message"));
+        assertEquals("success", server.python("pass").get("status"));
+    }
+
+    @Test
     void uncaughtExceptionIsExitCodeOneWithPythonTracebackOnly() {
         Map<String, Object> result = server.python("def f():\n    return 1 / 0\nf()");
         assertEquals("execution_error", result.get("status"));
@@ -202,6 +218,14 @@ class ExecuteCodeIT {
         assertEquals("42 True\n", second.get("stdout"));
         Map<String, Object> other = server.execute(args("print('counter' in globals())", "session_id", id + "-other"));
         assertEquals("False\n", other.get("stdout"));
+    }
+
+    @Test
+    void sessionReportsResultOnlyForCallsThatNameIt() {
+        String id = "it-result-" + System.nanoTime();
+        assertEquals(5, server.execute(args("result = 5", "session_id", id)).get("result"));
+        assertNull(server.execute(args("print('unrelated')", "session_id", id)).get("result"), "not this call's result");
+        assertEquals(5, server.execute(args("print(result)", "session_id", id)).get("result"));
     }
 
     @Test

@@ -65,5 +65,7 @@ class ScriptLocatorTest {
         assertEquals(ScriptLocator.NOT_A_SCRIPT, refusal("pkg/data.txt", null));
         assertEquals(ScriptLocator.NOT_A_SCRIPT, refusal("pkg", null));
         assertEquals(ScriptLocator.NOT_A_DIRECTORY, refusal("job.py", "nowhere"));
+        assertEquals(ScriptLocator.NOT_A_SCRIPT, refusal("pkg/job\0.py", null));
+        assertEquals(ScriptLocator.NOT_A_DIRECTORY, refusal("job.py", "pk\0g"));
     }
 }
