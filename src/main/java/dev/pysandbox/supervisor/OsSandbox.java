@@ -18,7 +18,8 @@ import org.slf4j.LoggerFactory;
  * The operating-system layer around each worker, for the day the interpreter's own refusals fail:
  * resource limits through {@code prlimit}, and a {@code bwrap} (bubblewrap) sandbox with no network, its own
  * PID, IPC and UTS namespaces, a read-only view of the file system, and the user's home and {@code /tmp}
- * hidden except for what the worker needs (its class path, Java, its resource cache).
+ * hidden except for what the worker needs (its class path and Java, read-only; its resource cache, writable,
+ * mounted at {@link #CACHE_MOUNT}).
  *
  * <p>Each tool is used only if it is installed and works here (bubblewrap needs user namespaces or root);
  * what is missing is said once in the log, and {@code worker.os-sandbox=required} refuses to start without it.
@@ -31,10 +32,18 @@ final class OsSandbox {
 
     enum Mode { AUTO, OFF, REQUIRED }
 
-    private final List<String> prefix;
+    /**
+     * Where a worker under bubblewrap sees its resource cache. Module paths such as {@code json.__file__}
+     * and {@code sys.prefix} then name this neutral folder instead of the host user's home.
+     */
+    static final String CACHE_MOUNT = "/tmp/python-sandbox";
 
-    private OsSandbox(List<String> prefix) {
+    private final List<String> prefix;
+    private final boolean isolatedFileSystem;
+
+    private OsSandbox(List<String> prefix, boolean isolatedFileSystem) {
         this.prefix = List.copyOf(prefix);
+        this.isolatedFileSystem = isolatedFileSystem;
     }
 
     static Mode mode(String raw) {
@@ -50,7 +59,7 @@ final class OsSandbox {
     static OsSandbox detect(Mode mode, Path writable, List<Path> readable) {
         if (mode == Mode.OFF) {
             log.info("OS sandbox for workers: off (worker.os-sandbox=off)");
-            return new OsSandbox(List.of());
+            return new OsSandbox(List.of(), false);
         }
         List<String> prefix = new ArrayList<>();
         List<String> layers = new ArrayList<>();
@@ -66,7 +75,8 @@ final class OsSandbox {
         List<String> bwrap = bwrapPrefix(writable, readable);
         List<String> probe = new ArrayList<>(bwrap);
         probe.add("true");
-        if (works(probe)) {
+        boolean bwrapWorks = works(probe);
+        if (bwrapWorks) {
             prefix.addAll(bwrap);
             layers.add("bubblewrap (no network, own PID/IPC/UTS namespaces, read-only file system, home and /tmp hidden)");
         } else {
@@ -83,7 +93,12 @@ final class OsSandbox {
             log.warn("OS sandbox for workers is incomplete: {}. Workers still run in locked-down interpreters in"
                     + " separate processes, but without this layer.", description);
         }
-        return new OsSandbox(prefix);
+        return new OsSandbox(prefix, bwrapWorks);
+    }
+
+    /** The path a worker must use for its resource cache: the neutral mount under bubblewrap, else the host's. */
+    String cacheSeenByWorker(Path hostCache) {
+        return isolatedFileSystem ? CACHE_MOUNT : hostCache.toString();
     }
 
     List<String> wrap(List<String> command) {
@@ -123,7 +138,9 @@ final class OsSandbox {
         }
         args.add("--bind");
         args.add(writable.toString());
-        args.add(writable.toString());
+        args.add(CACHE_MOUNT);
+        args.add("--chdir");
+        args.add(CACHE_MOUNT);
         args.add("--");
         return args;
     }

@@ -38,7 +38,11 @@ public final class WorkerLauncher {
     public WorkerLauncher(String heap, Path resourceCache, List<String> extraJvmOptions, WorkerSettings settings,
             String osSandbox) throws IOException {
         this.javaExecutable = Path.of(System.getProperty("java.home"), "bin", "java");
-        this.classPath = System.getProperty("java.class.path");
+        // Absolute, because the worker starts in another directory (its cache, or the cache's mount).
+        this.classPath = java.util.Arrays.stream(System.getProperty("java.class.path").split(java.io.File.pathSeparator))
+                .filter(entry -> !entry.isBlank())
+                .map(entry -> Path.of(entry).toAbsolutePath().normalize().toString())
+                .collect(java.util.stream.Collectors.joining(java.io.File.pathSeparator));
         this.heap = heap;
         this.resourceCache = resourceCache;
         this.extraJvmOptions = List.copyOf(extraJvmOptions);
@@ -63,7 +67,7 @@ public final class WorkerLauncher {
             // Truffle still uses sun.misc.Unsafe; JDK 23+ warns on stderr without this.
             command.add("--sun-misc-unsafe-memory-access=allow");
         }
-        command.add("-Dpolyglot.engine.userResourceCache=" + resourceCache);
+        command.add("-Dpolyglot.engine.userResourceCache=" + osSandbox.cacheSeenByWorker(resourceCache));
         command.add("-Dpolyglot.engine.WarnInterpreterOnly=false");
         command.add("-Dpysandbox.worker.name=" + workerName);
         command.addAll(List.of(settings.asSystemProperties()));

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 
 import org.junit.jupiter.api.Test;
@@ -25,6 +26,10 @@ class OsLayerIT {
             ProcessHandle worker = workers.get(0);
             String parent = worker.parent().flatMap(p -> p.info().command()).orElse("");
             assertTrue(parent.endsWith("bwrap"), "the worker's parent is bubblewrap, not " + parent);
+            Map<String, Object> paths = server.python("import json, sys\nprint(json.__file__)\nprint(sys.prefix)");
+            String stdout = (String) paths.get("stdout");
+            assertTrue(stdout.startsWith("/tmp/python-sandbox/"), "module paths name the neutral mount: " + stdout);
+            assertTrue(!stdout.contains(System.getProperty("user.home")), "no host home in module paths: " + stdout);
             String limits = Files.readString(Path.of("/proc", Long.toString(worker.pid()), "limits"));
             assertTrue(limits.matches("(?s).*Max core file size\\s+0\\s+0.*"), limits);
             assertTrue(limits.matches("(?s).*Max open files\\s+4096\\s+4096.*"), limits);

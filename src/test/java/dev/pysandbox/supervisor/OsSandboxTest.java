@@ -86,7 +86,8 @@ class OsSandboxTest {
         Outcome outcome = inSandbox("echo planted > " + target);
         assertNotEquals(0, outcome.exitCode());
         assertFalse(Files.exists(target), "the file must not have been created");
-        assertEquals(0, inSandbox("echo ok > " + writable.resolve("scratch.txt")).exitCode(), "the scratch directory stays writable");
+        assertEquals(0, inSandbox("echo ok > " + OsSandbox.CACHE_MOUNT + "/scratch.txt").exitCode(), "the cache mount stays writable");
+        assertTrue(Files.exists(writable.resolve("scratch.txt")), "and is the host's cache directory");
     }
 
     @Test
