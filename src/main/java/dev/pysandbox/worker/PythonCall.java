@@ -68,20 +68,18 @@ final class PythonCall {
     }
 
     void run() {
+        startNanos = System.nanoTime();
+        if (stop.get() != Stop.NONE) {
+            // Stopped before it began (an early cancel): an interrupt now would find nothing to interrupt.
+            answer(stopped(stop.get()), false);
+            return;
+        }
         byte[] input = command.stdin() == null ? new byte[0] : command.stdin().getBytes(StandardCharsets.UTF_8);
         prepared.streams().attach(input, out, err);
-        startNanos = System.nanoTime();
         ScheduledFuture<?> deadline = watchdog.schedule(() -> requestStop(Stop.TIMEOUT),
                 command.timeoutMillis(), TimeUnit.MILLISECONDS);
         ExecutionResult result;
         boolean recycle = false;
-        if (stop.get() != Stop.NONE) {
-            // Stopped before it began (an early cancel): an interrupt now would find nothing to interrupt.
-            deadline.cancel(false);
-            answer(stopped(stop.get()), false);
-            prepared.streams().detach();
-            return;
-        }
         try {
             Value outcome = prepared.runner().execute(command.code(), command.filename(), settings.captureBytes());
             result = fromReturn(outcome);
