@@ -4,7 +4,6 @@ import java.io.FileDescriptor;
 import java.io.FileOutputStream;
 import java.io.OutputStream;
 import java.io.PrintStream;
-import java.nio.file.Path;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -18,7 +17,7 @@ import dev.pysandbox.config.ServerConfig;
 import dev.pysandbox.mcp.SandboxMcpServer;
 import dev.pysandbox.supervisor.Sandbox;
 import dev.pysandbox.supervisor.WorkerLauncher;
-import dev.pysandbox.worker.WorkerSettings;
+import dev.pysandbox.supervisor.WorkerRuntimeBuilder;
 
 /**
  * {@code python-sandbox-mcp [serve] [--config FILE] [--KEY=VALUE ...]} serves MCP on stdio;
@@ -50,9 +49,15 @@ public final class Main {
         }
         setLogLevel(config.logLevel());
         Logger log = LoggerFactory.getLogger(Main.class);
+        if (commandLine.prepareWorkers()) {
+            // Build time (pom.xml): the JIT-capable worker JDK and its AOT cache; see WorkerRuntime.
+            // The training worker writes the cache, so it runs outside the OS layer; it runs only our own code.
+            ServerConfig training = ServerConfig.from(commandLine.settings().with("worker.os-sandbox", "off", "prepare-workers"));
+            System.exit(new WorkerRuntimeBuilder(WorkerRuntimeBuilder.defaultDirectory()).build(training, System.err));
+        }
 
         int exitCode = 0;
-        try (Sandbox sandbox = new Sandbox(sandboxSettings(config), launcher(config)).start()) {
+        try (Sandbox sandbox = new Sandbox(sandboxSettings(config), WorkerLauncher.forConfig(config)).start()) {
             if (commandLine.run() != null) {
                 exitCode = new RunCommand(commandLine.run(), config).execute(sandbox, new PrintStream(stdout, true, "UTF-8"));
             } else {
@@ -68,14 +73,6 @@ public final class Main {
     static Sandbox.Settings sandboxSettings(ServerConfig config) {
         return new Sandbox.Settings(config.workers(), config.maxCallsPerWorker(), config.workerStartup(),
                 config.killGrace(), config.maxSessions(), config.sessionIdleTimeout());
-    }
-
-    static WorkerLauncher launcher(ServerConfig config) throws java.io.IOException {
-        WorkerSettings settings = new WorkerSettings(config.captureBytes(), config.stopAfterBytes(),
-                config.readyContexts(), Math.max(100, config.killGrace().toMillis() / 3), config.imports(),
-                config.strictBuiltins());
-        Path cache = config.cacheDir();
-        return new WorkerLauncher(config.workerHeap(), cache, config.workerJvmOptions(), settings, config.osSandbox());
     }
 
     private static void setLogLevel(String level) {

@@ -10,22 +10,26 @@ import dev.pysandbox.config.Settings;
  * The parsed command line: which command, and the settings after the defaults, {@code --config FILE} and
  * {@code --KEY=VALUE} flags were applied in that order.
  *
- * @param run  what {@code run} should execute, or null to serve MCP
- * @param help whether usage was asked for
+ * @param run            what {@code run} should execute, or null to serve MCP
+ * @param help           whether usage was asked for
+ * @param prepareWorkers whether to prepare the worker runtime (the build does this; see WorkerRuntime)
  */
-public record CommandLine(Settings settings, RunCommand.Input run, boolean help) {
+public record CommandLine(Settings settings, RunCommand.Input run, boolean help, boolean prepareWorkers) {
     public static final String USAGE = """
             usage: python-sandbox-mcp [serve] [--config FILE] [--KEY=VALUE ...]
                    python-sandbox-mcp run (-c CODE | FILE.py | -) [--stdin TEXT] [--timeout SECONDS] [--KEY=VALUE ...]
               serve   speak MCP on stdin/stdout (the default)
               run     execute one snippet in the sandbox and print its JSON result
+              prepare-workers   link the JIT-capable worker JDK and train its AOT cache (the build runs this)
               KEY     any setting of config/python-sandbox-mcp.properties, e.g. --workers=2""";
 
     public static CommandLine parse(String[] args) throws ConfigException {
         List<String> rest = List.of(args);
         boolean run = false;
-        if (!rest.isEmpty() && (rest.get(0).equals("run") || rest.get(0).equals("serve"))) {
+        boolean prepareWorkers = false;
+        if (!rest.isEmpty() && List.of("run", "serve", "prepare-workers").contains(rest.get(0))) {
             run = rest.get(0).equals("run");
+            prepareWorkers = rest.get(0).equals("prepare-workers");
             rest = rest.subList(1, rest.size());
         }
         Settings settings = Settings.defaults();
@@ -73,7 +77,7 @@ public record CommandLine(Settings settings, RunCommand.Input run, boolean help)
             }
             input = new RunCommand.Input(code, script, stdin, timeout);
         }
-        return new CommandLine(settings, input, help);
+        return new CommandLine(settings, input, help, prepareWorkers);
     }
 
     private static String value(List<String> args, int index, String flag) throws ConfigException {

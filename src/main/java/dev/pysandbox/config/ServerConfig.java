@@ -19,6 +19,7 @@ public record ServerConfig(
         Duration workerStartup,
         Duration killGrace,
         List<String> workerJvmOptions,
+        String jit,
         String osSandbox,
         Path cacheDir,
         Duration defaultTimeout,
@@ -65,6 +66,7 @@ public record ServerConfig(
                 Duration.ofSeconds(integer(s, "worker.startup-timeout-seconds", 1, 3_600)),
                 Duration.ofMillis(integer(s, "worker.kill-grace-millis", 100, 60_000)),
                 s.get("worker.jvm-options").isBlank() ? List.of() : Arrays.asList(s.get("worker.jvm-options").split("\\s+")),
+                oneOf(s, "worker.jit", Set.of("auto", "off")),
                 oneOf(s, "worker.os-sandbox", Set.of("auto", "off", "required")),
                 path(s.get("worker.cache-dir"), defaultCacheDir()),
                 defaultTimeout,
@@ -139,13 +141,14 @@ public record ServerConfig(
             throw new ConfigException("workers must be 'auto' or a number from 1 to 64, not '" + raw + "'");
         }
         int cores = Runtime.getRuntime().availableProcessors();
-        long perWorker = heapBytes(heap) + 300L * 1024 * 1024;
+        // The heap, the JIT compiler's headroom on top of it (see WorkerLauncher) and ~300 MB outside the heap.
+        long perWorker = heapBytes(heap) + (768L + 300L) * 1024 * 1024;
         long memory = totalMemoryBytes();
         int byMemory = memory <= 0 ? cores : (int) Math.max(1, (memory / 2) / perWorker);
         return Math.max(1, Math.min(cores, byMemory));
     }
 
-    static long heapBytes(String heap) {
+    public static long heapBytes(String heap) {
         char unit = Character.toLowerCase(heap.charAt(heap.length() - 1));
         String digits = Character.isDigit(unit) ? heap : heap.substring(0, heap.length() - 1);
         long n = Long.parseLong(digits);

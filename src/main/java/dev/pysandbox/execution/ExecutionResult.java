@@ -30,6 +30,13 @@ public record ExecutionResult(
         public static final Truncation NONE = new Truncation(false, false, false);
     }
 
+    /**
+     * What a caller reads when its code hit the worker's heap cap, whether the worker caught the
+     * OutOfMemoryError itself or the JVM ended the worker for it (-XX:+ExitOnOutOfMemoryError).
+     */
+    public static final String MEMORY_LIMIT_MESSAGE = "Memory limit reached: the code needed more memory than a"
+            + " sandbox worker may use (setting worker.heap); the worker was replaced.";
+
     public ExecutionResult {
         stdout = stdout == null ? "" : stdout;
         stderr = stderr == null ? "" : stderr;

@@ -6,6 +6,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 
+import dev.pysandbox.config.ServerConfig;
 import dev.pysandbox.worker.WorkerMain;
 import dev.pysandbox.worker.WorkerSettings;
 
@@ -23,7 +24,8 @@ import dev.pysandbox.worker.WorkerSettings;
  * </ul>
  */
 public final class WorkerLauncher {
-    private final Path javaExecutable;
+    private static final org.slf4j.Logger log = org.slf4j.LoggerFactory.getLogger(WorkerLauncher.class);
+    private final WorkerRuntime runtime;
     private final String classPath;
     private final String heap;
     private final Path resourceCache;
@@ -32,34 +34,75 @@ public final class WorkerLauncher {
     private final OsSandbox osSandbox;
 
     /**
+     * @param jit       {@code auto} or {@code off}: whether workers run with the Graal JIT when the build
+     *                  prepared it (see {@link WorkerRuntime})
      * @param osSandbox {@code auto}, {@code off} or {@code required}: whether workers run inside the OS layer
      *                  (see {@link OsSandbox}); detection happens here, once, and its outcome is logged
      */
     public WorkerLauncher(String heap, Path resourceCache, List<String> extraJvmOptions, WorkerSettings settings,
-            String osSandbox) throws IOException {
-        this.javaExecutable = Path.of(System.getProperty("java.home"), "bin", "java");
-        // Absolute, because the worker starts in another directory (its cache, or the cache's mount).
-        this.classPath = java.util.Arrays.stream(System.getProperty("java.class.path").split(java.io.File.pathSeparator))
-                .filter(entry -> !entry.isBlank())
-                .map(entry -> Path.of(entry).toAbsolutePath().normalize().toString())
-                .collect(java.util.stream.Collectors.joining(java.io.File.pathSeparator));
+            String jit, String osSandbox) throws IOException {
+        this.classPath = workerClassPath();
+        this.runtime = WorkerRuntime.locate(WorkerRuntimeBuilder.defaultDirectory(), jit, classPath);
+        if (runtime.optimizing()) {
+            log.info("workers run {}", runtime.description());
+        } else {
+            log.warn("workers run {}", runtime.description());
+        }
         this.heap = heap;
         this.resourceCache = resourceCache;
         this.extraJvmOptions = List.copyOf(extraJvmOptions);
         this.settings = settings;
         Files.createDirectories(resourceCache);
-        this.osSandbox = OsSandbox.detect(OsSandbox.mode(osSandbox), resourceCache, OsSandbox.readablePaths(classPath));
+        List<Path> readable = new ArrayList<>(OsSandbox.readablePaths(classPath));
+        readable.add(runtime.java().getParent().getParent());
+        readable.add(WorkerRuntimeBuilder.defaultDirectory());
+        this.osSandbox = OsSandbox.detect(OsSandbox.mode(osSandbox), resourceCache, readable);
+    }
+
+    /** This server's class path, absolute, because the worker starts in another directory. */
+    static String workerClassPath() {
+        return java.util.Arrays.stream(System.getProperty("java.class.path").split(java.io.File.pathSeparator))
+                .filter(entry -> !entry.isBlank())
+                .map(entry -> Path.of(entry).toAbsolutePath().normalize().toString())
+                .collect(java.util.stream.Collectors.joining(java.io.File.pathSeparator));
+    }
+
+    /** A launcher for the workers {@code config} describes. */
+    public static WorkerLauncher forConfig(ServerConfig config) throws IOException {
+        WorkerSettings settings = new WorkerSettings(config.captureBytes(), config.stopAfterBytes(),
+                config.readyContexts(), Math.max(100, config.killGrace().toMillis() / 3), config.imports(),
+                config.strictBuiltins());
+        return new WorkerLauncher(config.workerHeap(), config.cacheDir(), config.workerJvmOptions(), settings,
+                config.jit(), config.osSandbox());
+    }
+
+    WorkerRuntime runtime() {
+        return runtime;
+    }
+
+    Path resourceCache() {
+        return resourceCache;
     }
 
     List<String> command(String workerName) {
-        return osSandbox.wrap(javaCommand(workerName));
+        return osSandbox.wrap(javaCommand(runtime, workerName));
     }
 
-    private List<String> javaCommand(String workerName) {
+    /** The worker's java command line, without the OS layer; the AOT training run uses it too. */
+    List<String> javaCommand(WorkerRuntime runtime, String workerName) {
         List<String> command = new ArrayList<>();
-        command.add(javaExecutable.toString());
+        command.add(runtime.java().toString());
+        command.addAll(runtime.jvmOptions());
         command.add("-Xrs");
-        command.add("-Xmx" + heap);
+        command.add("-Xmx" + workerHeap(heap, runtime.optimizing()));
+        // Parallel GC unless worker.jvm-options picks another (two GC flags would stop the JVM); chosen by
+        // measurement against G1, see BENCHMARKS.md.
+        if (extraJvmOptions.stream().noneMatch(option -> option.matches("-XX:\\+Use\\w*GC"))) {
+            command.add("-XX:+UseParallelGC");
+        }
+        // JVM log lines (the AOT cache's among them) default to stdout, which carries the protocol.
+        command.add("-Xlog:disable");
+        command.add("-Xlog:all=warning:stderr");
         command.add("-XX:+ExitOnOutOfMemoryError");
         command.add("-XX:+DisplayVMOutputToStderr"); // stdout carries the protocol only
         command.add("--enable-native-access=ALL-UNNAMED");
@@ -77,6 +120,22 @@ public final class WorkerLauncher {
         command.add(WorkerMain.class.getName());
         return command;
     }
+
+    /**
+     * The -Xmx for a worker. The Graal compiler runs inside the worker's heap and builds graphs of several
+     * hundred megabytes while it compiles GraalPy's interpreter (measured: a worker capped at 512m died of
+     * OutOfMemoryError after about 350 fresh-context calls with the JIT on, none without). So with the
+     * JIT the compiler gets its own headroom on top of the guest's budget.
+     */
+    static String workerHeap(String guestHeap, boolean optimizing) {
+        if (!optimizing) {
+            return guestHeap;
+        }
+        return (ServerConfig.heapBytes(guestHeap) / (1024 * 1024) + JIT_HEADROOM_MB) + "m";
+    }
+
+    /** Heap the Graal compiler needs on top of the guest's budget; see {@link #workerHeap}. */
+    static final long JIT_HEADROOM_MB = 768;
 
     Process launch(String workerName) throws IOException {
         ProcessBuilder builder = new ProcessBuilder(command(workerName))

@@ -33,7 +33,8 @@ final class WorkerProcess {
 
     /** Told when this worker can take calls, and when it is gone for good. */
     interface Listener {
-        void ready(WorkerProcess worker);
+        /** @param engine the Truffle runtime the worker's Python runs on */
+        void ready(WorkerProcess worker, String engine);
 
         void gone(WorkerProcess worker);
     }
@@ -195,8 +196,8 @@ final class WorkerProcess {
         switch (event.type()) {
             case WorkerEvent.READY -> {
                 ready = true;
-                log.info("{} (pid {}) is ready", name, process.pid());
-                listener.ready(this);
+                log.info("{} (pid {}) is ready on {}", name, process.pid(), event.engine());
+                listener.ready(this, event.engine());
             }
             case WorkerEvent.STARTED -> {
                 PendingCall call = pending.get(event.id());
@@ -261,8 +262,7 @@ final class WorkerProcess {
     private ExecutionResult workerDied(PendingCall call, int exitCode) {
         double seconds = call.startedNanos == 0 ? 0 : (System.nanoTime() - call.startedNanos) / 1e9;
         String message = exitCode == OUT_OF_MEMORY_EXIT
-                ? "Memory limit reached: the code needed more memory than a sandbox worker may use (setting"
-                        + " worker.heap); the worker was replaced."
+                ? ExecutionResult.MEMORY_LIMIT_MESSAGE
                 : "The sandbox worker running this call stopped unexpectedly (exit code " + exitCode
                         + "); the call was lost and a new worker is starting. Please retry.";
         return ExecutionResult.lost(Status.EXECUTION_ERROR, 1, seconds, message);

@@ -9,21 +9,23 @@ import dev.pysandbox.execution.ExecutionResult;
  *                supervisor arms its kill deadline from then), {@link #RESULT} when a call ends
  * @param recycle the worker asks to be replaced: its context could not be stopped, or it hit a limit
  *                that may leave it unhealthy
+ * @param engine  with {@link #READY}: the Truffle runtime Python runs on ("GraalVM CE" with the JIT,
+ *                "Interpreted" without), so the supervisor can tell when the JIT did not come up
  */
-public record WorkerEvent(String type, long id, ExecutionResult result, boolean recycle) {
+public record WorkerEvent(String type, long id, ExecutionResult result, boolean recycle, String engine) {
     public static final String READY = "ready";
     public static final String STARTED = "started";
     public static final String RESULT = "result";
 
-    public static WorkerEvent ready() {
-        return new WorkerEvent(READY, 0, null, false);
+    public static WorkerEvent ready(String engine) {
+        return new WorkerEvent(READY, 0, null, false, engine);
     }
 
     public static WorkerEvent started(long id) {
-        return new WorkerEvent(STARTED, id, null, false);
+        return new WorkerEvent(STARTED, id, null, false, null);
     }
 
     public static WorkerEvent result(long id, ExecutionResult result, boolean recycle) {
-        return new WorkerEvent(RESULT, id, result, recycle);
+        return new WorkerEvent(RESULT, id, result, recycle, null);
     }
 }

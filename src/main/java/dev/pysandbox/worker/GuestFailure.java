@@ -5,6 +5,7 @@ import java.util.Locale;
 
 import org.graalvm.polyglot.PolyglotException;
 
+import dev.pysandbox.execution.ExecutionResult;
 import dev.pysandbox.execution.Status;
 
 /**
@@ -16,9 +17,6 @@ import dev.pysandbox.execution.Status;
  * an attacker how the sandbox is built and tell a user nothing useful.
  */
 record GuestFailure(Status status, int exitCode, String message, String stderrLine, boolean recycleWorker) {
-    static final String MEMORY_MESSAGE =
-            "Memory limit reached: the code used more memory than the sandbox allows; the worker is being replaced.";
-
     private record Rule(String needle, String explanation) {
     }
 
@@ -42,7 +40,7 @@ record GuestFailure(Status status, int exitCode, String message, String stderrLi
                     : new GuestFailure(Status.EXECUTION_ERROR, code, "Exited with status " + code + ".", "", false);
         }
         if (e.isResourceExhausted()) {
-            return new GuestFailure(Status.EXECUTION_ERROR, 1, MEMORY_MESSAGE, "MemoryError\n", true);
+            return new GuestFailure(Status.EXECUTION_ERROR, 1, ExecutionResult.MEMORY_LIMIT_MESSAGE, "MemoryError\n", true);
         }
         if (e.isInterrupted() || e.isCancelled()) {
             return new GuestFailure(Status.EXECUTION_ERROR, 1, "Execution was stopped by the sandbox.", "", true);

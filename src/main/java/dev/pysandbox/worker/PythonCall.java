@@ -96,7 +96,7 @@ final class PythonCall {
                 result = finished(failure.status(), failure.exitCode(), failure.message(), null, false);
             }
         } catch (OutOfMemoryError e) {
-            result = finished(Status.EXECUTION_ERROR, 1, GuestFailure.MEMORY_MESSAGE, null, false);
+            result = finished(Status.EXECUTION_ERROR, 1, ExecutionResult.MEMORY_LIMIT_MESSAGE, null, false);
             recycle = true;
         } catch (RuntimeException e) {
             if (stop.get() != Stop.NONE) {

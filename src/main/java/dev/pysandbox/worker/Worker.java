@@ -73,8 +73,7 @@ final class Worker {
                 ready.put(prepared);
                 if (!announced) {
                     announced = true;
-                    System.err.println("worker: ready on " + contexts.implementationName());
-                    send(WorkerEvent.ready());
+                    send(WorkerEvent.ready(contexts.implementationName()));
                 }
             } catch (InterruptedException e) {
                 return;

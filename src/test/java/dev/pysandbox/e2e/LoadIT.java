@@ -12,14 +12,26 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 import org.junit.jupiter.api.Test;
 
-/** 2,000 calls with 16 in flight through the SDK client: every call answered, each with its own output. */
+/**
+ * 2,000 calls with 16 in flight through the SDK client: every call answered, each with its own output.
+ *
+ * <p>It runs its workers interpreter-only: what it tests (the transport, the pool, the routing of answers)
+ * does not depend on the JIT, and on two cores the JIT's compiling makes these one-line calls about twice
+ * as slow (BENCHMARKS.md), which would add two minutes to the suite. The soak (bin/soak) runs the same
+ * kind of load on the default workers.
+ */
 class LoadIT {
     private static final int CALLS = 2_000;
     private static final int IN_FLIGHT = 16;
 
     @Test
     void everyConcurrentCallIsAnsweredCorrectly() throws Exception {
-        SandboxServer server = SharedServer.get();
+        try (SandboxServer server = SandboxServer.start("--worker.jit=off")) {
+            callConcurrently(server);
+        }
+    }
+
+    private static void callConcurrently(SandboxServer server) throws Exception {
         AtomicInteger next = new AtomicInteger();
         List<String> wrong = new java.util.concurrent.CopyOnWriteArrayList<>();
         ExecutorService clients = Executors.newFixedThreadPool(IN_FLIGHT);

@@ -24,9 +24,12 @@ final class SandboxServer implements AutoCloseable {
     static final Path LAUNCHER = PROJECT_ROOT.resolve("bin/python-sandbox-mcp");
 
     final McpSyncClient client;
+    /** The server's stderr (its log), line by line. */
+    final List<String> log;
 
-    private SandboxServer(McpSyncClient client) {
+    private SandboxServer(McpSyncClient client, List<String> log) {
         this.client = client;
+        this.log = log;
     }
 
     static SandboxServer start(String... flags) {
@@ -38,11 +41,15 @@ final class SandboxServer implements AutoCloseable {
         List<String> args = new ArrayList<>(List.of(flags));
         ServerParameters parameters = ServerParameters.builder(LAUNCHER.toString()).args(args).env(environment).build();
         StdioClientTransport transport = new StdioClientTransport(parameters, McpJsonDefaults.getMapper());
-        transport.setStdErrorHandler(line -> System.err.println("[server] " + line));
+        List<String> log = new java.util.concurrent.CopyOnWriteArrayList<>();
+        transport.setStdErrorHandler(line -> {
+            log.add(line);
+            System.err.println("[server] " + line);
+        });
         // Generous: the first call may wait for a cold worker JVM on a loaded 2-core machine.
         McpSyncClient client = McpClient.sync(transport).requestTimeout(Duration.ofSeconds(240)).build();
         client.initialize();
-        return new SandboxServer(client);
+        return new SandboxServer(client, log);
     }
 
     /**

@@ -1,0 +1,181 @@
+package dev.pysandbox.supervisor;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.OutputStream;
+import java.io.PrintStream;
+import java.net.URISyntaxException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.spi.ToolProvider;
+import java.util.stream.Stream;
+
+import dev.pysandbox.config.ServerConfig;
+import dev.pysandbox.wire.WireCodec;
+import dev.pysandbox.wire.WorkerCommand;
+import dev.pysandbox.wire.WorkerEvent;
+
+/**
+ * Prepares {@code worker-runtime/} (see {@link WorkerRuntime}) at build time: links the worker JDK image and
+ * trains the AOT cache by running a real worker through typical calls. The build copies the compiler jars
+ * into {@code worker-runtime/compiler/} before this runs ({@code pom.xml}).
+ *
+ * <p>It never fails the build for want of JDK 25: it says why workers will be interpreter-only and stops.
+ */
+public final class WorkerRuntimeBuilder {
+    /** The JDK line GraalPy 25.0's optimizing runtime accepts: "greater or equal to 25 and smaller than 26". */
+    static final int JIT_JDK = 25;
+
+    /** Modules the worker needs: the SE platform, Unsafe for Truffle, and JVMCI for the compiler. */
+    private static final String MODULES = "java.se,jdk.unsupported,jdk.management,jdk.internal.vm.ci,"
+            + "jdk.zipfs,jdk.crypto.ec,jdk.localedata,jdk.charsets";
+
+    /**
+     * What a training worker runs: start-up, the standard imports, errors and tracebacks, stdin, results and
+     * some arithmetic, so the classes and methods of a typical call are in the cache.
+     */
+    static final List<String> TRAINING_CALLS = List.of(
+            "print(1)",
+            "import json, math, re, collections, itertools, functools, datetime, decimal, fractions, statistics\n"
+                    + "print(json.dumps({'pi': math.pi, 'now': str(datetime.date(2026, 1, 1))}))",
+            "import random, string, textwrap, hashlib, base64, struct, uuid, heapq, bisect, array, dataclasses, enum, typing\n"
+                    + "print(hashlib.sha256(b'x').hexdigest(), base64.b64encode(b'x'), random.Random(1).random())",
+            "import sys\nname = sys.stdin.readline()\nprint('hello', name, file=sys.stderr)",
+            "def f(n):\n    return n if n < 2 else f(n - 1) + f(n - 2)\nresult = [f(18), sum(range(100000)), ','.join(str(i) for i in range(10000))]",
+            "raise ValueError('training')",
+            "import os",
+            "1/0",
+            "import sys\nsys.exit(3)",
+            "d = {i: i * i for i in range(100000)}\nprint(len(d), sorted(d)[:3])",
+            "print('x' * 100000)");
+
+    private final Path dir;
+
+    public WorkerRuntimeBuilder(Path dir) {
+        this.dir = dir;
+    }
+
+    /** {@code worker-runtime/} beside the jar (or class folder) this class was loaded from. */
+    public static Path defaultDirectory() {
+        try {
+            Path codeSource = Path.of(WorkerRuntimeBuilder.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+            return codeSource.toAbsolutePath().getParent().resolve("worker-runtime");
+        } catch (URISyntaxException | RuntimeException e) {
+            return Path.of("worker-runtime").toAbsolutePath();
+        }
+    }
+
+    /** @return 0 when prepared or when there is nothing this JDK can prepare; 1 when preparing failed */
+    public int build(ServerConfig config, PrintStream out) throws IOException, InterruptedException {
+        int feature = Runtime.version().feature();
+        if (feature != JIT_JDK) {
+            out.println("prepare-workers: JDK " + feature + " cannot run GraalPy 25.0's JIT (it needs JDK " + JIT_JDK
+                    + "); workers will run interpreter-only on the server's Java");
+            deleteTree(dir.resolve(WorkerRuntime.JDK_DIR));
+            return 0;
+        }
+        if (WorkerRuntime.jars(dir.resolve(WorkerRuntime.COMPILER_DIR)).isEmpty()) {
+            out.println("prepare-workers: no compiler jars in " + dir.resolve(WorkerRuntime.COMPILER_DIR)
+                    + " (the Maven build copies them there)");
+            return 1;
+        }
+        if (!linkJdk(out)) {
+            return 1;
+        }
+        return trainAotCache(WorkerLauncher.forConfig(config), out) ? 0 : 1;
+    }
+
+    private boolean linkJdk(PrintStream out) throws IOException {
+        Path image = dir.resolve(WorkerRuntime.JDK_DIR);
+        String wanted = "JAVA_RUNTIME_VERSION=\"" + Runtime.version() + "\"";
+        Path release = image.resolve("release");
+        if (Files.isRegularFile(release) && Files.readAllLines(release).contains(wanted)
+                && Files.isExecutable(image.resolve("bin/java"))) {
+            out.println("prepare-workers: worker JDK image is up to date (" + Runtime.version() + ")");
+            return true;
+        }
+        deleteTree(image);
+        ToolProvider jlink = ToolProvider.findFirst("jlink").orElse(null);
+        if (jlink == null) {
+            out.println("prepare-workers: this Java has no jlink (a JRE?); workers will run interpreter-only");
+            return false;
+        }
+        out.println("prepare-workers: linking the worker JDK image into " + image);
+        int code = jlink.run(out, out, "--add-modules", MODULES, "--output", image.toString(),
+                "--strip-debug", "--no-header-files", "--no-man-pages");
+        return code == 0;
+    }
+
+    /**
+     * Runs one worker with {@code -XX:AOTCacheOutput}: the JVM records what the worker loads and links while
+     * it serves the training calls, and writes the cache when the worker exits. The worker runs without the
+     * OS layer (it must write the cache) but is otherwise launched exactly as in service, because the JVM
+     * only accepts the cache with the same class path and module options.
+     */
+    private boolean trainAotCache(WorkerLauncher launcher, PrintStream out) throws IOException, InterruptedException {
+        Path cache = dir.resolve(WorkerRuntime.AOT_CACHE);
+        Path stamp = dir.resolve(WorkerRuntime.AOT_CLASS_PATH);
+        Files.deleteIfExists(cache);
+        Files.deleteIfExists(stamp);
+        String classPath = WorkerLauncher.workerClassPath();
+        WorkerRuntime runtime = WorkerRuntime.locate(dir, "auto", classPath);
+        List<String> command = new ArrayList<>(launcher.javaCommand(runtime, "aot-training"));
+        command.add(1, "-XX:AOTCacheOutput=" + cache);
+        out.println("prepare-workers: training the worker AOT cache (about a minute)");
+        Path log = dir.resolve("aot-training.log");
+        Process worker = new ProcessBuilder(command).directory(launcher.resourceCache().toFile())
+                .redirectError(log.toFile()).start();
+        try (OutputStream commands = worker.getOutputStream();
+                BufferedReader events = new BufferedReader(new InputStreamReader(worker.getInputStream(), StandardCharsets.UTF_8))) {
+            long id = 0;
+            for (String code : TRAINING_CALLS) {
+                id++;
+                String line = WireCodec.encode(WorkerCommand.execute(id, code, "training\n", 60_000, null, "<string>")) + "\n";
+                commands.write(line.getBytes(StandardCharsets.UTF_8));
+                commands.flush();
+                if (!awaitResult(events, id)) {
+                    out.println("prepare-workers: the training worker stopped early; see " + log);
+                    worker.destroyForcibly();
+                    return false;
+                }
+            }
+        }
+        if (!worker.waitFor(10, TimeUnit.MINUTES) || !Files.isRegularFile(cache)) {
+            worker.destroyForcibly();
+            out.println("prepare-workers: no AOT cache was written; see " + log);
+            return false;
+        }
+        Files.writeString(stamp, classPath + "\n");
+        out.println("prepare-workers: AOT cache written (" + Files.size(cache) / (1024 * 1024) + " MB)");
+        return true;
+    }
+
+    private static boolean awaitResult(BufferedReader events, long id) throws IOException {
+        for (String line = events.readLine(); line != null; line = events.readLine()) {
+            if (line.startsWith("{")) {
+                WorkerEvent event = WireCodec.decode(line, WorkerEvent.class);
+                if (WorkerEvent.RESULT.equals(event.type()) && event.id() == id) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
+    private static void deleteTree(Path root) throws IOException {
+        if (!Files.exists(root)) {
+            return;
+        }
+        try (Stream<Path> paths = Files.walk(root)) {
+            for (Path path : paths.sorted(Comparator.reverseOrder()).toList()) {
+                Files.delete(path);
+            }
+        }
+    }
+}

@@ -1,0 +1,145 @@
+package dev.pysandbox.e2e;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.SplittableRandom;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Predicate;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
+
+/**
+ * The soak: many calls at 16 in flight with hostile payloads mixed in. Every call must get its own right
+ * answer (no call lost, none answered with another's output, no hostile call answered as a success), and
+ * the server's resident memory after the run must be within 20% of what it was after warm-up.
+ *
+ * <p>Out of the default suite because it runs for tens of minutes: every hostile call recycles a worker.
+ * Run it with {@code bin/soak} (README); {@code -Dsoak.calls}, {@code -Dsoak.hostile-percent} tune it.
+ */
+@EnabledIfSystemProperty(named = "soak", matches = "true")
+class SoakIT {
+    private static final int CALLS = Integer.getInteger("soak.calls", 10_000);
+    private static final int HOSTILE_PERCENT = Integer.getInteger("soak.hostile-percent", 5);
+    private static final int IN_FLIGHT = 16;
+    private static final int WARM_UP_CALLS = 200;
+    private static final String TAG = "pysandbox.soak=" + ProcessHandle.current().pid();
+
+    /** A hostile payload and what its answer must look like. */
+    record Hostile(String name, String code, int timeout, Predicate<Map<String, Object>> expected) {
+    }
+
+    static final List<Hostile> HOSTILE = List.of(
+            new Hostile("blocked import", "import os\nos.system('id')", 30, r -> error(r, "execution_error", "'os' is not allowed")),
+            new Hostile("read a host file", "print(open('/etc/passwd').read())", 30, r -> error(r, "execution_error", "Error")),
+            new Hostile("infinite loop", "while True:\n    pass", 1, r -> error(r, "timeout", "timed out")),
+            new Hostile("stdout flood", "while True:\n    print('x' * 1000)", 60, r -> error(r, "execution_error", "Output limit exceeded")),
+            new Hostile("deep recursion", "def f(n):\n    return f(n + 1)\nf(0)", 60, r -> error(r, "execution_error", "RecursionError")),
+            new Hostile("bytearray(10**11)", "b = bytearray(10**11)", 60, r -> error(r, "execution_error", "Error")),
+            new Hostile("host class lookup", "print(__import__('java').type('java.lang.Runtime'))", 60, r -> error(r, "execution_error", "Error")),
+            new Hostile("poison builtins", "import builtins\nbuiltins.print = lambda *a, **k: None\nbuiltins.int = str\nprint('poisoned')",
+                    60, r -> "success".equals(r.get("status"))));
+
+    @Test
+    void tenThousandMixedCallsAllAnsweredRightAndServerMemoryStaysFlat() throws Exception {
+        try (SandboxServer server = SandboxServer.start("--worker.jvm-options=-D" + TAG)) {
+            ProcessHandle serverProcess = serverProcess();
+            for (int i = 0; i < WARM_UP_CALLS; i++) {
+                assertEquals(i + "\n", server.python("print(" + i + ")").get("stdout"));
+            }
+            long rssAfterWarmUp = residentKb(serverProcess);
+
+            AtomicInteger next = new AtomicInteger();
+            List<String> wrong = new CopyOnWriteArrayList<>();
+            Map<String, AtomicInteger> hostileCounts = new ConcurrentHashMap<>();
+            long start = System.nanoTime();
+            ExecutorService clients = Executors.newFixedThreadPool(IN_FLIGHT);
+            List<Future<?>> done = new ArrayList<>();
+            for (int t = 0; t < IN_FLIGHT; t++) {
+                done.add(clients.submit(() -> {
+                    for (int n = next.getAndIncrement(); n < CALLS; n = next.getAndIncrement()) {
+                        SplittableRandom random = new SplittableRandom(n);
+                        try {
+                            if (random.nextInt(100) < HOSTILE_PERCENT) {
+                                Hostile hostile = HOSTILE.get(random.nextInt(HOSTILE.size()));
+                                hostileCounts.computeIfAbsent(hostile.name(), k -> new AtomicInteger()).incrementAndGet();
+                                Map<String, Object> result = server.execute(Map.of("language", "python",
+                                        "code", hostile.code(), "timeout", hostile.timeout()));
+                                if (!hostile.expected().test(result)) {
+                                    wrong.add(n + " (" + hostile.name() + ") -> " + result);
+                                }
+                            } else {
+                                checkBenign(server, n, wrong);
+                            }
+                        } catch (RuntimeException e) {
+                            wrong.add(n + " -> lost: " + e);
+                        }
+                        if (n % 1000 == 0) {
+                            System.out.printf("[soak] %d calls sent, %.0f s%n", n, (System.nanoTime() - start) / 1e9);
+                        }
+                    }
+                    return null;
+                }));
+            }
+            for (Future<?> f : done) {
+                f.get();
+            }
+            clients.shutdown();
+            double seconds = (System.nanoTime() - start) / 1e9;
+            long rssAfterRun = residentKb(serverProcess);
+            System.out.printf("[soak] %d calls (%s hostile) in %.0f s, %.1f calls/s; server RSS %d MB after warm-up, %d MB after the run%n",
+                    CALLS, hostileCounts, seconds, CALLS / seconds, rssAfterWarmUp / 1024, rssAfterRun / 1024);
+
+            assertEquals(List.of(), wrong.stream().limit(20).toList(), wrong.size() + " wrong or lost answers");
+            assertTrue(hostileCounts.values().stream().mapToInt(AtomicInteger::get).sum() > 0, "hostile calls were mixed in");
+            assertTrue(rssAfterRun <= rssAfterWarmUp * 1.2,
+                    "server RSS grew from " + rssAfterWarmUp + " kB to " + rssAfterRun + " kB");
+        }
+    }
+
+    /** A call whose right answer depends on n: stdout, stdin echo and result must all be its own. */
+    private static void checkBenign(SandboxServer server, int n, List<String> wrong) {
+        String code = "import sys, json\nline = sys.stdin.readline().strip()\nprint(line, " + n + " * 7)\nresult = json.loads(line)";
+        Map<String, Object> result = server.execute(Map.of("language", "python", "code", code, "stdin", "[" + n + "]\n"));
+        Object value = result.get("result");
+        boolean right = "success".equals(result.get("status"))
+                && ("[" + n + "] " + (n * 7L) + "\n").equals(result.get("stdout"))
+                && value instanceof List<?> list && list.size() == 1 && ((Number) list.get(0)).intValue() == n;
+        if (!right) {
+            wrong.add(n + " -> " + result);
+        }
+    }
+
+    private static boolean error(Map<String, Object> result, String status, String messagePart) {
+        return status.equals(result.get("status")) && String.valueOf(result.get("error_message")).contains(messagePart);
+    }
+
+    /** The server's JVM: the java process whose command line carries our tag but is not a worker. */
+    private static ProcessHandle serverProcess() {
+        return ProcessHandle.current().descendants()
+                .filter(p -> p.info().command().map(c -> c.endsWith("/java")).orElse(false))
+                .filter(p -> p.info().commandLine().map(c -> c.contains(TAG) && !c.contains("WorkerMain")).orElse(false))
+                .findFirst().orElseThrow(() -> new AssertionError("server process not found"));
+    }
+
+    private static long residentKb(ProcessHandle process) throws IOException {
+        for (String line : Files.readAllLines(Path.of("/proc", Long.toString(process.pid()), "status"))) {
+            if (line.startsWith("VmRSS:")) {
+                return Long.parseLong(line.replaceAll("\\D", ""));
+            }
+        }
+        throw new AssertionError("no VmRSS for " + process.pid());
+    }
+}

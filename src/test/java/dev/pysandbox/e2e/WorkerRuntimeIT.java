@@ -1,0 +1,42 @@
+package dev.pysandbox.e2e;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+
+import org.junit.jupiter.api.Test;
+
+/**
+ * Workers run GraalPy with the Graal JIT, from the worker runtime the build prepared, with its AOT cache;
+ * and {@code worker.jit=off} falls back to the interpreter with one warning.
+ */
+class WorkerRuntimeIT {
+    @Test
+    void workersRunTheOptimizingRuntimeFromThePreparedJdkWithItsAotCache() {
+        String tag = "pysandbox.jit-it=" + ProcessHandle.current().pid();
+        try (SandboxServer server = SandboxServer.start("--workers=1", "--worker.jvm-options=-D" + tag)) {
+            assertEquals("1\n", server.python("print(1)").get("stdout"));
+            assertTrue(server.log.stream().anyMatch(l -> l.contains("is ready on GraalVM CE")), "engine is the optimizing one");
+            assertFalse(server.log.stream().anyMatch(l -> l.contains("Interpreted") || l.contains("interpreter-only")));
+            List<String> workers = SandboxServer.workersTagged(tag).stream()
+                    .map(p -> p.info().commandLine().orElse("")).toList();
+            assertEquals(1, workers.size(), workers::toString);
+            String command = workers.get(0);
+            assertTrue(command.contains("worker-runtime/jdk/bin/java"), command);
+            assertTrue(command.contains("-XX:+EnableJVMCI") && command.contains("jdk.graal.compiler"), command);
+            assertTrue(command.contains("-XX:AOTCache="), command);
+        }
+    }
+
+    @Test
+    void jitOffRunsInterpreterOnlyAndSaysSoOnce() {
+        try (SandboxServer server = SandboxServer.start("--workers=1", "--worker.jit=off")) {
+            assertEquals("1\n", server.python("print(1)").get("stdout"));
+            assertTrue(server.log.stream().anyMatch(l -> l.contains("is ready on Interpreted")));
+            assertEquals(1, server.log.stream().filter(l -> l.contains("WARN") && l.contains("interpreter-only")).count(),
+                    () -> String.join("\n", server.log));
+        }
+    }
+}
