@@ -49,8 +49,10 @@ class SoakIT {
             new Hostile("deep recursion", "def f(n):\n    return f(n + 1)\nf(0)", 60, r -> error(r, "execution_error", "RecursionError")),
             new Hostile("bytearray(10**11)", "b = bytearray(10**11)", 60, r -> error(r, "execution_error", "Error")),
             new Hostile("host class lookup", "print(__import__('java').type('java.lang.Runtime'))", 60, r -> error(r, "execution_error", "Error")),
-            new Hostile("poison builtins", "import builtins\nbuiltins.print = lambda *a, **k: None\nbuiltins.int = str\nprint('poisoned')",
-                    60, r -> "success".equals(r.get("status"))));
+            new Hostile("poison builtins for later calls",
+                    "b = __builtins__ if isinstance(__builtins__, dict) else __builtins__.__dict__\n"
+                            + "b['print'] = lambda *a, **k: None\nb['int'] = str\nresult = 'poisoned'",
+                    60, r -> "success".equals(r.get("status")) && "poisoned".equals(r.get("result"))));
 
     @Test
     void tenThousandMixedCallsAllAnsweredRightAndServerMemoryStaysFlat() throws Exception {
