@@ -1,6 +1,6 @@
 # Sourced by bin/python-sandbox-mcp and bin/test. Finds a JDK 21+ so that a fresh machine, whose default
-# java may be 17, needs no flags: JAVA_HOME first, then java on PATH, then the usual install folders
-# (newest version wins there, since a JDK 25 lets GraalPy use its optimizing compiler).
+# java may be 17, needs no flags: JAVA_HOME first, then java on PATH, then the usual install folders.
+# There a JDK 25 wins, because GraalPy 25.0's JIT runs on JDK 25 only; otherwise the newest.
 
 MIN_JAVA=21
 
@@ -20,7 +20,7 @@ jdk_major() {
 
 # Prints the home of a JDK 21+, or explains on stderr and fails.
 find_jdk() {
-  local candidate major best="" best_major=0
+  local candidate major rank best="" best_rank=0
   if [ -n "${JAVA_HOME:-}" ]; then
     major=$(jdk_major "$JAVA_HOME") && [ "${major:-0}" -ge "$MIN_JAVA" ] && { echo "$JAVA_HOME"; return 0; }
   fi
@@ -33,9 +33,12 @@ find_jdk() {
                    /Library/Java/JavaVirtualMachines/*/Contents/Home; do
     [ -d "$candidate" ] || continue
     major=$(jdk_major "$candidate") || continue
-    if [ "${major:-0}" -ge "$MIN_JAVA" ] && [ "$major" -gt "$best_major" ]; then
+    [ "${major:-0}" -ge "$MIN_JAVA" ] || continue
+    rank=$major
+    [ "$major" -eq 25 ] && rank=1000
+    if [ "$rank" -gt "$best_rank" ]; then
       best=$candidate
-      best_major=$major
+      best_rank=$rank
     fi
   done
   if [ -n "$best" ]; then

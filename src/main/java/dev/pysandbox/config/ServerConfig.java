@@ -36,6 +36,9 @@ public record ServerConfig(
         boolean strictBuiltins,
         String logLevel) {
 
+    /** Heap the Graal compiler needs in a worker on top of worker.heap; see WorkerLauncher.workerHeap. */
+    public static final long JIT_HEADROOM_MB = 768;
+
     private static final Set<String> LOG_LEVELS = Set.of("error", "warn", "info", "debug", "trace");
 
     public static ServerConfig from(Settings s) throws ConfigException {
@@ -59,7 +62,7 @@ public record ServerConfig(
             throw new ConfigException("output.stop-after-bytes must be at least output.capture-bytes");
         }
         return new ServerConfig(
-                workers(s.get("workers"), heap),
+                workers(s.get("workers"), heap, !s.get("worker.jit").equals("off")),
                 integer(s, "worker.max-calls", 1, Integer.MAX_VALUE),
                 heap,
                 integer(s, "worker.ready-contexts", 1, 16),
@@ -128,7 +131,7 @@ public record ServerConfig(
         }
     }
 
-    private static int workers(String raw, String heap) throws ConfigException {
+    private static int workers(String raw, String heap, boolean jit) throws ConfigException {
         if (!raw.equalsIgnoreCase("auto")) {
             try {
                 int n = Integer.parseInt(raw);
@@ -141,8 +144,8 @@ public record ServerConfig(
             throw new ConfigException("workers must be 'auto' or a number from 1 to 64, not '" + raw + "'");
         }
         int cores = Runtime.getRuntime().availableProcessors();
-        // The heap, the JIT compiler's headroom on top of it (see WorkerLauncher) and ~300 MB outside the heap.
-        long perWorker = heapBytes(heap) + (768L + 300L) * 1024 * 1024;
+        // The heap, the JIT compiler's headroom on top of it and ~300 MB outside the heap.
+        long perWorker = heapBytes(heap) + ((jit ? JIT_HEADROOM_MB : 0) + 300L) * 1024 * 1024;
         long memory = totalMemoryBytes();
         int byMemory = memory <= 0 ? cores : (int) Math.max(1, (memory / 2) / perWorker);
         return Math.max(1, Math.min(cores, byMemory));

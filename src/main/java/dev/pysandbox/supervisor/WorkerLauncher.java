@@ -97,7 +97,7 @@ public final class WorkerLauncher {
         command.add("-Xmx" + workerHeap(heap, runtime.optimizing()));
         // Parallel GC unless worker.jvm-options picks another (two GC flags would stop the JVM); chosen by
         // measurement against G1, see BENCHMARKS.md.
-        if (extraJvmOptions.stream().noneMatch(option -> option.matches("-XX:\\+Use\\w*GC"))) {
+        if (extraJvmOptions.stream().noneMatch(GC_SELECTORS::contains)) {
             command.add("-XX:+UseParallelGC");
         }
         // JVM log lines (the AOT cache's among them) default to stdout, which carries the protocol.
@@ -106,7 +106,7 @@ public final class WorkerLauncher {
         command.add("-XX:+ExitOnOutOfMemoryError");
         command.add("-XX:+DisplayVMOutputToStderr"); // stdout carries the protocol only
         command.add("--enable-native-access=ALL-UNNAMED");
-        if (Runtime.version().feature() >= 23) {
+        if (runtime.optimizing() || Runtime.version().feature() >= 23) { // the prepared runtime is JDK 25
             // Truffle still uses sun.misc.Unsafe; JDK 23+ warns on stderr without this.
             command.add("--sun-misc-unsafe-memory-access=allow");
         }
@@ -135,15 +135,26 @@ public final class WorkerLauncher {
     }
 
     /** Heap the Graal compiler needs on top of the guest's budget; see {@link #workerHeap}. */
-    static final long JIT_HEADROOM_MB = 768;
+    static final long JIT_HEADROOM_MB = ServerConfig.JIT_HEADROOM_MB;
+
+    /** The flags that choose a collector; tuning flags such as -XX:+UseAdaptiveSizePolicyWithSystemGC do not. */
+    private static final java.util.Set<String> GC_SELECTORS = java.util.Set.of("-XX:+UseSerialGC", "-XX:+UseParallelGC",
+            "-XX:+UseG1GC", "-XX:+UseZGC", "-XX:+UseShenandoahGC", "-XX:+UseEpsilonGC");
+
+    /**
+     * The guest sees no environment (EnvironmentAccess.NONE) and the worker needs none of ours; and
+     * JAVA_TOOL_OPTIONS and the like must not change a worker's JVM behind the launcher's back.
+     */
+    static void keepOnlyNeededEnvironment(java.util.Map<String, String> environment) {
+        environment.keySet().removeIf(name -> !name.equals("PATH") && !name.equals("HOME")
+                && !name.equals("LANG") && !name.startsWith("LC_"));
+    }
 
     Process launch(String workerName) throws IOException {
         ProcessBuilder builder = new ProcessBuilder(command(workerName))
                 .directory(resourceCache.toFile())
                 .redirectErrorStream(false);
-        // The guest sees no environment (EnvironmentAccess.NONE), and the worker needs none of ours.
-        builder.environment().keySet().removeIf(name -> !name.equals("PATH") && !name.equals("HOME")
-                && !name.equals("LANG") && !name.startsWith("LC_"));
+        keepOnlyNeededEnvironment(builder.environment());
         return builder.start();
     }
 }

@@ -127,8 +127,8 @@ final class WorkerPool implements AutoCloseable {
             Process process = launcher.launch(name);
             WorkerProcess worker = new WorkerProcess(name, process, timers, killGrace, setupLimit, new WorkerProcess.Listener() {
                 @Override
-                public void ready(WorkerProcess w, String engine) {
-                    launcher.runtime().checkEngine(engine);
+                public void ready(WorkerProcess w, String engine, boolean aotCache) {
+                    launcher.runtime().checkEngine(engine, aotCache);
                     onReady(slot, w);
                 }
 

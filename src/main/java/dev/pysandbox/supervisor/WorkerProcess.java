@@ -33,8 +33,11 @@ final class WorkerProcess {
 
     /** Told when this worker can take calls, and when it is gone for good. */
     interface Listener {
-        /** @param engine the Truffle runtime the worker's Python runs on */
-        void ready(WorkerProcess worker, String engine);
+        /**
+         * @param engine   the Truffle runtime the worker's Python runs on
+         * @param aotCache whether the worker's JVM mapped an AOT cache
+         */
+        void ready(WorkerProcess worker, String engine, boolean aotCache);
 
         void gone(WorkerProcess worker);
     }
@@ -196,8 +199,9 @@ final class WorkerProcess {
         switch (event.type()) {
             case WorkerEvent.READY -> {
                 ready = true;
-                log.info("{} (pid {}) is ready on {}", name, process.pid(), event.engine());
-                listener.ready(this, event.engine());
+                log.info("{} (pid {}) is ready on {}{}", name, process.pid(), event.engine(),
+                        event.aotCache() ? ", AOT cache in use" : "");
+                listener.ready(this, event.engine(), event.aotCache());
             }
             case WorkerEvent.STARTED -> {
                 PendingCall call = pending.get(event.id());

@@ -26,7 +26,7 @@ import org.slf4j.LoggerFactory;
  *   <li>{@code compiler/}: the Graal compiler jars, the same version as GraalPy.</li>
  *   <li>{@code worker.aot}: a JDK AOT cache trained on a worker, which halves a worker's start.</li>
  * </ul>
- * Without that folder (a build on JDK 21-24, whose JVMCI GraalPy 25.0 cannot use) or with
+ * Without that folder (a build on a JDK other than 25, which GraalPy 25.0's JIT does not accept) or with
  * {@code worker.jit=off}, workers run on the server's own Java, interpreter-only, and the log says so once.
  */
 public final class WorkerRuntime {
@@ -44,13 +44,16 @@ public final class WorkerRuntime {
     private final List<String> jvmOptions;
     private final boolean optimizing;
     private final String description;
+    private final boolean offersAotCache;
     private final AtomicBoolean fallbackReported = new AtomicBoolean();
+    private final AtomicBoolean aotRefusalReported = new AtomicBoolean();
 
     private WorkerRuntime(Path java, List<String> jvmOptions, boolean optimizing, String description) {
         this.java = java;
         this.jvmOptions = List.copyOf(jvmOptions);
         this.optimizing = optimizing;
         this.description = description;
+        this.offersAotCache = jvmOptions.stream().anyMatch(option -> option.startsWith("-XX:AOTCache="));
     }
 
     /**
@@ -66,7 +69,7 @@ public final class WorkerRuntime {
         List<Path> compiler = jars(dir.resolve(COMPILER_DIR));
         if (!Files.isExecutable(java) || compiler.isEmpty()) {
             return interpreterOnly("no prepared worker runtime at " + dir
-                    + " (the build makes one when it runs on JDK 25; rebuild with ./mvnw package on JDK 25)");
+                    + " (the build makes one when it runs on JDK 25: rebuild with ./mvnw package on JDK 25)");
         }
         List<String> options = new ArrayList<>(optimizingOptions(compiler));
         String cache = "without an AOT cache (workers start slower)";
@@ -108,12 +111,24 @@ public final class WorkerRuntime {
         return description;
     }
 
-    /** Called with each worker's engine name: warns once if the JIT was expected and did not come up. */
-    void checkEngine(String engine) {
+    /**
+     * Called with what each worker reports when ready. Warns once if the JIT was expected and did not come
+     * up, and once if the JVM refused the AOT cache it was offered (stale: the jars changed since training).
+     *
+     * @return whether this call warned
+     */
+    boolean checkEngine(String engine, boolean aotCache) {
         if (optimizing && INTERPRETED.equals(engine) && fallbackReported.compareAndSet(false, true)) {
             log.warn("workers were started for the Graal JIT but GraalPy runs interpreter-only (several times "
-                    + "slower); the worker runtime in target/worker-runtime may not match this machine: rebuild it");
+                    + "slower); the worker runtime beside the server jar may not match this machine: rebuild it");
+            return true;
         }
+        if (offersAotCache && !aotCache && aotRefusalReported.compareAndSet(false, true)) {
+            log.warn("the JVM refused the workers' AOT cache (the jars changed since it was trained?), so workers "
+                    + "start slower; ./mvnw package trains a new one");
+            return true;
+        }
+        return false;
     }
 
     private static boolean aotCacheFits(Path dir, String classPath) {

@@ -12,6 +12,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.spi.ToolProvider;
 import java.util.stream.Stream;
@@ -26,7 +27,8 @@ import dev.pysandbox.wire.WorkerEvent;
  * trains the AOT cache by running a real worker through typical calls. The build copies the compiler jars
  * into {@code worker-runtime/compiler/} before this runs ({@code pom.xml}).
  *
- * <p>It never fails the build for want of JDK 25: it says why workers will be interpreter-only and stops.
+ * <p>It never fails the build: without JDK 25 or jlink the workers run interpreter-only, and without the
+ * AOT cache they start slower; it says which and why. A build that stopped here would leave no server.
  */
 public final class WorkerRuntimeBuilder {
     /** The JDK line GraalPy 25.0's optimizing runtime accepts: "greater or equal to 25 and smaller than 26". */
@@ -71,7 +73,10 @@ public final class WorkerRuntimeBuilder {
         }
     }
 
-    /** @return 0 when prepared or when there is nothing this JDK can prepare; 1 when preparing failed */
+    /** How long the training worker may take in all before it is killed. */
+    private static final long TRAINING_LIMIT_MINUTES = 10;
+
+    /** @return always 0; what could not be prepared is reported on {@code out} */
     public int build(ServerConfig config, PrintStream out) throws IOException, InterruptedException {
         int feature = Runtime.version().feature();
         if (feature != JIT_JDK) {
@@ -81,21 +86,26 @@ public final class WorkerRuntimeBuilder {
             return 0;
         }
         if (WorkerRuntime.jars(dir.resolve(WorkerRuntime.COMPILER_DIR)).isEmpty()) {
-            out.println("prepare-workers: no compiler jars in " + dir.resolve(WorkerRuntime.COMPILER_DIR)
-                    + " (the Maven build copies them there)");
-            return 1;
+            out.println("prepare-workers: WARNING no compiler jars in " + dir.resolve(WorkerRuntime.COMPILER_DIR)
+                    + " (the Maven build copies them there); workers will run interpreter-only");
+            return 0;
         }
         if (!linkJdk(out)) {
-            return 1;
+            out.println("prepare-workers: WARNING workers will run interpreter-only");
+            return 0;
         }
-        return trainAotCache(WorkerLauncher.forConfig(config), out) ? 0 : 1;
+        if (!trainAotCache(WorkerLauncher.forConfig(config), out)) {
+            out.println("prepare-workers: WARNING no AOT cache; workers will start slower");
+        }
+        return 0;
     }
 
     private boolean linkJdk(PrintStream out) throws IOException {
         Path image = dir.resolve(WorkerRuntime.JDK_DIR);
-        String wanted = "JAVA_RUNTIME_VERSION=\"" + Runtime.version() + "\"";
-        Path release = image.resolve("release");
-        if (Files.isRegularFile(release) && Files.readAllLines(release).contains(wanted)
+        // What the image was linked from and with; a different JDK or module list means linking anew.
+        String wanted = System.getProperty("java.home") + " " + Runtime.version() + " " + MODULES;
+        Path stamp = dir.resolve("jdk.linked-from");
+        if (Files.isRegularFile(stamp) && Files.readString(stamp).strip().equals(wanted)
                 && Files.isExecutable(image.resolve("bin/java"))) {
             out.println("prepare-workers: worker JDK image is up to date (" + Runtime.version() + ")");
             return true;
@@ -107,8 +117,12 @@ public final class WorkerRuntimeBuilder {
             return false;
         }
         out.println("prepare-workers: linking the worker JDK image into " + image);
+        Files.deleteIfExists(stamp);
         int code = jlink.run(out, out, "--add-modules", MODULES, "--output", image.toString(),
                 "--strip-debug", "--no-header-files", "--no-man-pages");
+        if (code == 0) {
+            Files.writeString(stamp, wanted + "\n");
+        }
         return code == 0;
     }
 
@@ -129,8 +143,12 @@ public final class WorkerRuntimeBuilder {
         command.add(1, "-XX:AOTCacheOutput=" + cache);
         out.println("prepare-workers: training the worker AOT cache (about a minute)");
         Path log = dir.resolve("aot-training.log");
-        Process worker = new ProcessBuilder(command).directory(launcher.resourceCache().toFile())
-                .redirectError(log.toFile()).start();
+        ProcessBuilder builder = new ProcessBuilder(command).directory(launcher.resourceCache().toFile())
+                .redirectError(log.toFile());
+        WorkerLauncher.keepOnlyNeededEnvironment(builder.environment());
+        Process worker = builder.start();
+        // A worker that hangs would block the reads below, and the build with them.
+        CompletableFuture.delayedExecutor(TRAINING_LIMIT_MINUTES, TimeUnit.MINUTES).execute(worker::destroyForcibly);
         try (OutputStream commands = worker.getOutputStream();
                 BufferedReader events = new BufferedReader(new InputStreamReader(worker.getInputStream(), StandardCharsets.UTF_8))) {
             long id = 0;
@@ -141,13 +159,19 @@ public final class WorkerRuntimeBuilder {
                 commands.flush();
                 if (!awaitResult(events, id)) {
                     out.println("prepare-workers: the training worker stopped early; see " + log);
-                    worker.destroyForcibly();
                     return false;
                 }
             }
+        } catch (IOException | RuntimeException e) {
+            out.println("prepare-workers: training failed (" + e + "); see " + log);
+            return false;
+        } finally {
+            // Closing stdin ends the worker, and the JVM writes the cache on its way out.
+            if (!worker.waitFor(TRAINING_LIMIT_MINUTES, TimeUnit.MINUTES)) {
+                worker.destroyForcibly().waitFor();
+            }
         }
-        if (!worker.waitFor(10, TimeUnit.MINUTES) || !Files.isRegularFile(cache)) {
-            worker.destroyForcibly();
+        if (worker.exitValue() != 0 || !Files.isRegularFile(cache)) {
             out.println("prepare-workers: no AOT cache was written; see " + log);
             return false;
         }

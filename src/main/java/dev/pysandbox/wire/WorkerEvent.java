@@ -11,21 +11,24 @@ import dev.pysandbox.execution.ExecutionResult;
  *                that may leave it unhealthy
  * @param engine  with {@link #READY}: the Truffle runtime Python runs on ("GraalVM CE" with the JIT,
  *                "Interpreted" without), so the supervisor can tell when the JIT did not come up
+ * @param aotCache with {@link #READY}: whether the JVM mapped an AOT cache (it refuses a stale one with only
+ *                a warning, and the worker then starts at half speed)
  */
-public record WorkerEvent(String type, long id, ExecutionResult result, boolean recycle, String engine) {
+public record WorkerEvent(String type, long id, ExecutionResult result, boolean recycle, String engine,
+        boolean aotCache) {
     public static final String READY = "ready";
     public static final String STARTED = "started";
     public static final String RESULT = "result";
 
-    public static WorkerEvent ready(String engine) {
-        return new WorkerEvent(READY, 0, null, false, engine);
+    public static WorkerEvent ready(String engine, boolean aotCache) {
+        return new WorkerEvent(READY, 0, null, false, engine, aotCache);
     }
 
     public static WorkerEvent started(long id) {
-        return new WorkerEvent(STARTED, id, null, false, null);
+        return new WorkerEvent(STARTED, id, null, false, null, false);
     }
 
     public static WorkerEvent result(long id, ExecutionResult result, boolean recycle) {
-        return new WorkerEvent(RESULT, id, result, recycle, null);
+        return new WorkerEvent(RESULT, id, result, recycle, null, false);
     }
 }

@@ -73,7 +73,10 @@ final class Worker {
                 ready.put(prepared);
                 if (!announced) {
                     announced = true;
-                    send(WorkerEvent.ready(contexts.implementationName()));
+                    // "sharing" in java.vm.info: the JVM mapped a class archive, here only ever our AOT cache
+                    // (the linked worker JDK has no default CDS archive).
+                    boolean aotCache = System.getProperty("java.vm.info", "").contains("sharing");
+                    send(WorkerEvent.ready(contexts.implementationName(), aotCache));
                 }
             } catch (InterruptedException e) {
                 return;

@@ -78,7 +78,7 @@ public final class SpeedBenchmark {
         line("");
         line("Run of " + LocalDate.now() + " on " + Machine.describe() + ".");
         line("");
-        line("| measurement | median | p90 | against |");
+        line("| measurement | median | p90 (max if under 10 runs) | against |");
         line("| --- | --- | --- | --- |");
 
         List<Double> toList = new ArrayList<>();
@@ -144,16 +144,16 @@ public final class SpeedBenchmark {
         }
 
         line("");
-        cpuBound(List.of(), "default workers (Graal JIT, Parallel GC)");
-        cpuBound(List.of("--worker.jvm-options=-XX:+UseG1GC"), "the same with G1 instead of Parallel GC");
-        cpuBound(List.of("--worker.jit=off"), "interpreter only (`--worker.jit=off`)");
+        cpuBound(List.of(), "default workers (Graal JIT, Parallel GC)", "GraalVM CE");
+        cpuBound(List.of("--worker.jvm-options=-XX:+UseG1GC"), "the same with G1 instead of Parallel GC", "GraalVM CE");
+        cpuBound(List.of("--worker.jit=off"), "interpreter only (`--worker.jit=off`)", "Interpreted");
     }
 
     /**
      * Each workload in a fresh session: its first run in that fresh context, then {@link #WARM_RUNS} more in
      * the same context; "warm" is the median of the last five. CPython runs the same code the same way.
      */
-    private void cpuBound(List<String> flags, String label) throws Exception {
+    private void cpuBound(List<String> flags, String label, String engine) throws Exception {
         Map<String, double[]> cpython = new java.util.LinkedHashMap<>();
         for (String name : WORKLOAD_NAMES) {
             cpython.put(name, cpython(name));
@@ -161,10 +161,13 @@ public final class SpeedBenchmark {
         line("CPU-bound code, " + label + ", against CPython " + Machine.python3Version()
                 + " (times in ms measured inside Python; ratio = GraalPy / CPython, below 1 is faster):");
         line("");
-        line("| workload | GraalPy first run (fresh context) | CPython first | ratio | GraalPy warm | CPython warm | ratio |");
+        line("| workload | GraalPy first run (fresh context, warm engine) | CPython first | ratio | GraalPy warm (same context) | CPython warm | ratio |");
         line("| --- | --- | --- | --- | --- | --- | --- |");
         try (Server server = Server.start(launcher, flags)) {
             server.python("print(1)");
+            if (server.log.stream().noneMatch(l -> l.contains("is ready on " + engine))) {
+                throw new IllegalStateException("expected workers on " + engine + " for '" + label + "': " + server.log);
+            }
             for (String name : WORKLOAD_NAMES) {
                 String session = "bench-" + name + "-" + System.nanoTime();
                 Map<?, ?> first = server.execute(Map.of("language", "python", "session_id", session, "timeout", 300,
@@ -240,9 +243,13 @@ public final class SpeedBenchmark {
     }
 
     static double median(List<Double> values) {
-        return percentile(values, 50);
+        List<Double> sorted = new ArrayList<>(values);
+        Collections.sort(sorted);
+        int n = sorted.size();
+        return n % 2 == 1 ? sorted.get(n / 2) : (sorted.get(n / 2 - 1) + sorted.get(n / 2)) / 2;
     }
 
+    /** Nearest-rank percentile; with fewer than 10 values the p90 is simply the largest. */
     static double percentile(List<Double> values, int p) {
         List<Double> sorted = new ArrayList<>(values);
         Collections.sort(sorted);
@@ -277,18 +284,21 @@ public final class SpeedBenchmark {
     /** A server and its client. */
     static final class Server implements AutoCloseable {
         final McpSyncClient client;
+        final List<String> log;
 
-        private Server(McpSyncClient client) {
+        private Server(McpSyncClient client, List<String> log) {
             this.client = client;
+            this.log = log;
         }
 
         static Server start(Path launcher, List<String> flags) {
             ServerParameters parameters = ServerParameters.builder(launcher.toString()).args(flags).build();
             StdioClientTransport transport = new StdioClientTransport(parameters, McpJsonDefaults.getMapper());
-            transport.setStdErrorHandler(line -> { });
+            List<String> log = new java.util.concurrent.CopyOnWriteArrayList<>();
+            transport.setStdErrorHandler(log::add);
             McpSyncClient client = McpClient.sync(transport).requestTimeout(Duration.ofSeconds(600)).build();
             client.initialize();
-            return new Server(client);
+            return new Server(client, log);
         }
 
         Map<?, ?> execute(Map<String, Object> arguments) {

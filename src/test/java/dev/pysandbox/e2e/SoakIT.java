@@ -34,7 +34,7 @@ class SoakIT {
     private static final int CALLS = Integer.getInteger("soak.calls", 10_000);
     private static final int HOSTILE_PERCENT = Integer.getInteger("soak.hostile-percent", 5);
     private static final int IN_FLIGHT = 16;
-    private static final int WARM_UP_CALLS = 200;
+    private static final int WARM_UP_CALLS = 400;
     private static final String TAG = "pysandbox.soak=" + ProcessHandle.current().pid();
 
     /** A hostile payload and what its answer must look like. */
@@ -49,58 +49,29 @@ class SoakIT {
             new Hostile("deep recursion", "def f(n):\n    return f(n + 1)\nf(0)", 60, r -> error(r, "execution_error", "RecursionError")),
             new Hostile("bytearray(10**11)", "b = bytearray(10**11)", 60, r -> error(r, "execution_error", "Error")),
             new Hostile("host class lookup", "print(__import__('java').type('java.lang.Runtime'))", 60, r -> error(r, "execution_error", "Error")),
-            new Hostile("poison builtins for later calls",
-                    "b = __builtins__ if isinstance(__builtins__, dict) else __builtins__.__dict__\n"
-                            + "b['print'] = lambda *a, **k: None\nb['int'] = str\nresult = 'poisoned'",
+            // Later benign calls use print and json.loads: they would go wrong if this leaked out of its context.
+            new Hostile("poison print and json.loads for later calls",
+                    "import json\njson.loads = lambda s: 'poisoned'\n"
+                            + "b = __builtins__ if isinstance(__builtins__, dict) else __builtins__.__dict__\n"
+                            + "b['print'] = lambda *a, **k: None\nresult = 'poisoned'",
                     60, r -> "success".equals(r.get("status")) && "poisoned".equals(r.get("result"))));
 
     @Test
     void tenThousandMixedCallsAllAnsweredRightAndServerMemoryStaysFlat() throws Exception {
         try (SandboxServer server = SandboxServer.start("--worker.jvm-options=-D" + TAG)) {
             ProcessHandle serverProcess = serverProcess();
-            for (int i = 0; i < WARM_UP_CALLS; i++) {
-                assertEquals(i + "\n", server.python("print(" + i + ")").get("stdout"));
-            }
-            long rssAfterWarmUp = residentKb(serverProcess);
+            // Warm up the way the run goes, 16 in flight, so the server's heap has grown to its working size.
+            List<String> warmUpWrong = new CopyOnWriteArrayList<>();
+            callConcurrently(server, -WARM_UP_CALLS, 0, 0, warmUpWrong, new ConcurrentHashMap<>());
+            assertEquals(List.of(), warmUpWrong);
+            long rssAfterWarmUp = residentKbAfterGc(serverProcess);
 
-            AtomicInteger next = new AtomicInteger();
             List<String> wrong = new CopyOnWriteArrayList<>();
             Map<String, AtomicInteger> hostileCounts = new ConcurrentHashMap<>();
             long start = System.nanoTime();
-            ExecutorService clients = Executors.newFixedThreadPool(IN_FLIGHT);
-            List<Future<?>> done = new ArrayList<>();
-            for (int t = 0; t < IN_FLIGHT; t++) {
-                done.add(clients.submit(() -> {
-                    for (int n = next.getAndIncrement(); n < CALLS; n = next.getAndIncrement()) {
-                        SplittableRandom random = new SplittableRandom(n);
-                        try {
-                            if (random.nextInt(100) < HOSTILE_PERCENT) {
-                                Hostile hostile = HOSTILE.get(random.nextInt(HOSTILE.size()));
-                                hostileCounts.computeIfAbsent(hostile.name(), k -> new AtomicInteger()).incrementAndGet();
-                                Map<String, Object> result = server.execute(Map.of("language", "python",
-                                        "code", hostile.code(), "timeout", hostile.timeout()));
-                                if (!hostile.expected().test(result)) {
-                                    wrong.add(n + " (" + hostile.name() + ") -> " + result);
-                                }
-                            } else {
-                                checkBenign(server, n, wrong);
-                            }
-                        } catch (RuntimeException e) {
-                            wrong.add(n + " -> lost: " + e);
-                        }
-                        if (n % 1000 == 0) {
-                            System.out.printf("[soak] %d calls sent, %.0f s%n", n, (System.nanoTime() - start) / 1e9);
-                        }
-                    }
-                    return null;
-                }));
-            }
-            for (Future<?> f : done) {
-                f.get();
-            }
-            clients.shutdown();
+            callConcurrently(server, 0, CALLS, HOSTILE_PERCENT, wrong, hostileCounts);
             double seconds = (System.nanoTime() - start) / 1e9;
-            long rssAfterRun = residentKb(serverProcess);
+            long rssAfterRun = residentKbAfterGc(serverProcess);
             System.out.printf("[soak] %d calls (%s hostile) in %.0f s, %.1f calls/s; server RSS %d MB after warm-up, %d MB after the run%n",
                     CALLS, hostileCounts, seconds, CALLS / seconds, rssAfterWarmUp / 1024, rssAfterRun / 1024);
 
@@ -109,6 +80,46 @@ class SoakIT {
             assertTrue(rssAfterRun <= rssAfterWarmUp * 1.2,
                     "server RSS grew from " + rssAfterWarmUp + " kB to " + rssAfterRun + " kB");
         }
+    }
+
+    /** Calls numbered {@code from} to {@code to - 1}, 16 at a time; each wrong or lost answer is added to {@code wrong}. */
+    private static void callConcurrently(SandboxServer server, int from, int to, int hostilePercent, List<String> wrong,
+            Map<String, AtomicInteger> hostileCounts) throws Exception {
+        AtomicInteger next = new AtomicInteger(from);
+        long start = System.nanoTime();
+        ExecutorService clients = Executors.newFixedThreadPool(IN_FLIGHT);
+        List<Future<?>> done = new ArrayList<>();
+        for (int t = 0; t < IN_FLIGHT; t++) {
+            done.add(clients.submit(() -> {
+                for (int n = next.getAndIncrement(); n < to; n = next.getAndIncrement()) {
+                    SplittableRandom random = new SplittableRandom(n);
+                    try {
+                        if (random.nextInt(100) < hostilePercent) {
+                            Hostile hostile = HOSTILE.get(random.nextInt(HOSTILE.size()));
+                            hostileCounts.computeIfAbsent(hostile.name(), k -> new AtomicInteger()).incrementAndGet();
+                            Map<String, Object> result = server.execute(Map.of("language", "python",
+                                    "code", hostile.code(), "timeout", hostile.timeout()));
+                            if (!hostile.expected().test(result)) {
+                                wrong.add(n + " (" + hostile.name() + ") -> " + result);
+                            }
+                        } else {
+                            checkBenign(server, n, wrong);
+                        }
+                    } catch (RuntimeException e) {
+                        wrong.add(n + " -> lost: " + e);
+                    }
+                    if (n > 0 && n % 1000 == 0) {
+                        System.out.printf("[soak] %d calls sent, %.0f s, server RSS %d MB%n", n,
+                                (System.nanoTime() - start) / 1e9, residentKb(serverProcess()) / 1024);
+                    }
+                }
+                return null;
+            }));
+        }
+        for (Future<?> f : done) {
+            f.get();
+        }
+        clients.shutdown();
     }
 
     /** A call whose right answer depends on n: stdout, stdin echo and result must all be its own. */
@@ -136,7 +147,28 @@ class SoakIT {
                 .findFirst().orElseThrow(() -> new AssertionError("server process not found"));
     }
 
-    private static long residentKb(ProcessHandle process) throws IOException {
+    /**
+     * Resident memory once garbage is gone: a full GC first (jcmd), so the comparison sees memory the server
+     * keeps, not garbage that happens to be waiting for the collector.
+     */
+    private static long residentKbAfterGc(ProcessHandle process) throws IOException, InterruptedException {
+        Path jcmd = Path.of(System.getProperty("java.home"), "bin", "jcmd");
+        Process gc = new ProcessBuilder(jcmd.toString(), Long.toString(process.pid()), "GC.run").redirectErrorStream(true).start();
+        gc.getInputStream().readAllBytes();
+        assertEquals(0, gc.waitFor(), "jcmd GC.run on the server");
+        Thread.sleep(1_000);
+        return residentKb(process);
+    }
+
+    private static long residentKb(ProcessHandle process) {
+        try {
+            return readResidentKb(process);
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
+    private static long readResidentKb(ProcessHandle process) throws IOException {
         for (String line : Files.readAllLines(Path.of("/proc", Long.toString(process.pid()), "status"))) {
             if (line.startsWith("VmRSS:")) {
                 return Long.parseLong(line.replaceAll("\\D", ""));

@@ -58,6 +58,28 @@ class WorkerRuntimeTest {
     }
 
     @Test
+    void anInterpretedEngineUnderAnOptimizingRuntimeIsReportedOnceAndNotForOtherEngines() throws IOException {
+        prepare("/app.jar");
+        WorkerRuntime runtime = WorkerRuntime.locate(dir, "auto", "/app.jar");
+        assertFalse(runtime.checkEngine("GraalVM CE", true));
+        assertTrue(runtime.checkEngine("Interpreted", true));
+        assertFalse(runtime.checkEngine("Interpreted", true), "said once, not per worker");
+        assertFalse(WorkerRuntime.locate(dir, "off", "/app.jar").checkEngine("Interpreted", false),
+                "interpreter-only by choice is not news");
+    }
+
+    @Test
+    void anAotCacheTheJvmRefusedIsReportedOnce() throws IOException {
+        prepare("/app.jar");
+        WorkerRuntime runtime = WorkerRuntime.locate(dir, "auto", "/app.jar");
+        assertTrue(runtime.checkEngine("GraalVM CE", false));
+        assertFalse(runtime.checkEngine("GraalVM CE", false));
+        prepare("/elsewhere/app.jar");
+        assertFalse(WorkerRuntime.locate(dir, "auto", "/app.jar").checkEngine("GraalVM CE", false),
+                "no cache was offered, so none was refused");
+    }
+
+    @Test
     void jitWorkersGetCompilerHeadroomOnTopOfTheGuestHeap() {
         assertEquals("512m", WorkerLauncher.workerHeap("512m", false));
         assertEquals((512 + WorkerLauncher.JIT_HEADROOM_MB) + "m", WorkerLauncher.workerHeap("512m", true));
