@@ -42,7 +42,8 @@ public final class WorkerLauncher {
     public WorkerLauncher(String heap, Path resourceCache, List<String> extraJvmOptions, WorkerSettings settings,
             String jit, String osSandbox) throws IOException {
         this.classPath = workerClassPath();
-        this.runtime = WorkerRuntime.locate(WorkerRuntimeBuilder.defaultDirectory(), jit, classPath);
+        Path runtimeDirectory = WorkerRuntimeBuilder.defaultDirectory();
+        this.runtime = WorkerRuntime.locate(runtimeDirectory, jit, classPath);
         if (runtime.optimizing()) {
             log.info("workers run {}", runtime.description());
         } else {
@@ -55,7 +56,7 @@ public final class WorkerLauncher {
         Files.createDirectories(resourceCache);
         List<Path> readable = new ArrayList<>(OsSandbox.readablePaths(classPath));
         readable.add(runtime.java().getParent().getParent());
-        readable.add(WorkerRuntimeBuilder.defaultDirectory());
+        readable.add(runtimeDirectory);
         this.osSandbox = OsSandbox.detect(OsSandbox.mode(osSandbox), resourceCache, readable);
     }
 

@@ -58,10 +58,19 @@ final class SandboxServer implements AutoCloseable {
      * processes running WorkerMain.
      */
     static List<ProcessHandle> workersTagged(String tag) {
+        return javaTagged(tag).filter(p -> p.info().commandLine().orElse("").contains("WorkerMain")).toList();
+    }
+
+    /** The server JVM started with that tag: the tagged java process that is not a worker. */
+    static ProcessHandle serverTagged(String tag) {
+        return javaTagged(tag).filter(p -> !p.info().commandLine().orElse("").contains("WorkerMain"))
+                .findFirst().orElseThrow(() -> new AssertionError("no server process tagged " + tag));
+    }
+
+    private static java.util.stream.Stream<ProcessHandle> javaTagged(String tag) {
         return ProcessHandle.allProcesses()
                 .filter(p -> p.info().command().map(c -> c.endsWith("/java")).orElse(false))
-                .filter(p -> p.info().commandLine().map(c -> c.contains(tag) && c.contains("WorkerMain")).orElse(false))
-                .toList();
+                .filter(p -> p.info().commandLine().map(c -> c.contains(tag)).orElse(false));
     }
 
     CallToolResult call(String tool, Map<String, Object> arguments) {

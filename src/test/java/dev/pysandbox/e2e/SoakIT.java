@@ -59,17 +59,17 @@ class SoakIT {
     @Test
     void tenThousandMixedCallsAllAnsweredRightAndServerMemoryStaysFlat() throws Exception {
         try (SandboxServer server = SandboxServer.start("--worker.jvm-options=-D" + TAG)) {
-            ProcessHandle serverProcess = serverProcess();
+            ProcessHandle serverProcess = SandboxServer.serverTagged(TAG);
             // Warm up the way the run goes, 16 in flight, so the server's heap has grown to its working size.
             List<String> warmUpWrong = new CopyOnWriteArrayList<>();
-            callConcurrently(server, -WARM_UP_CALLS, 0, 0, warmUpWrong, new ConcurrentHashMap<>());
+            callConcurrently(server, serverProcess, -WARM_UP_CALLS, 0, 0, warmUpWrong, new ConcurrentHashMap<>());
             assertEquals(List.of(), warmUpWrong);
             long rssAfterWarmUp = residentKbAfterGc(serverProcess);
 
             List<String> wrong = new CopyOnWriteArrayList<>();
             Map<String, AtomicInteger> hostileCounts = new ConcurrentHashMap<>();
             long start = System.nanoTime();
-            callConcurrently(server, 0, CALLS, HOSTILE_PERCENT, wrong, hostileCounts);
+            callConcurrently(server, serverProcess, 0, CALLS, HOSTILE_PERCENT, wrong, hostileCounts);
             double seconds = (System.nanoTime() - start) / 1e9;
             long rssAfterRun = residentKbAfterGc(serverProcess);
             System.out.printf("[soak] %d calls (%s hostile) in %.0f s, %.1f calls/s; server RSS %d MB after warm-up, %d MB after the run%n",
@@ -83,8 +83,8 @@ class SoakIT {
     }
 
     /** Calls numbered {@code from} to {@code to - 1}, 16 at a time; each wrong or lost answer is added to {@code wrong}. */
-    private static void callConcurrently(SandboxServer server, int from, int to, int hostilePercent, List<String> wrong,
-            Map<String, AtomicInteger> hostileCounts) throws Exception {
+    private static void callConcurrently(SandboxServer server, ProcessHandle serverProcess, int from, int to,
+            int hostilePercent, List<String> wrong, Map<String, AtomicInteger> hostileCounts) throws Exception {
         AtomicInteger next = new AtomicInteger(from);
         long start = System.nanoTime();
         ExecutorService clients = Executors.newFixedThreadPool(IN_FLIGHT);
@@ -110,7 +110,7 @@ class SoakIT {
                     }
                     if (n > 0 && n % 1000 == 0) {
                         System.out.printf("[soak] %d calls sent, %.0f s, server RSS %d MB%n", n,
-                                (System.nanoTime() - start) / 1e9, residentKb(serverProcess()) / 1024);
+                                (System.nanoTime() - start) / 1e9, residentKb(serverProcess) / 1024);
                     }
                 }
                 return null;
@@ -137,14 +137,6 @@ class SoakIT {
 
     private static boolean error(Map<String, Object> result, String status, String messagePart) {
         return status.equals(result.get("status")) && String.valueOf(result.get("error_message")).contains(messagePart);
-    }
-
-    /** The server's JVM: the java process whose command line carries our tag but is not a worker. */
-    private static ProcessHandle serverProcess() {
-        return ProcessHandle.current().descendants()
-                .filter(p -> p.info().command().map(c -> c.endsWith("/java")).orElse(false))
-                .filter(p -> p.info().commandLine().map(c -> c.contains(TAG) && !c.contains("WorkerMain")).orElse(false))
-                .findFirst().orElseThrow(() -> new AssertionError("server process not found"));
     }
 
     /**
