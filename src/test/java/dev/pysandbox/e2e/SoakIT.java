@@ -58,13 +58,16 @@ class SoakIT {
 
     @Test
     void tenThousandMixedCallsAllAnsweredRightAndServerMemoryStaysFlat() throws Exception {
-        try (SandboxServer server = SandboxServer.start("--worker.jvm-options=-D" + TAG)) {
+        // Native memory tracking in the server, so that if its memory grows the report says where.
+        Map<String, String> tracking = Map.of("JAVA_TOOL_OPTIONS", "-XX:NativeMemoryTracking=summary");
+        try (SandboxServer server = SandboxServer.start(tracking, "--worker.jvm-options=-D" + TAG)) {
             ProcessHandle serverProcess = SandboxServer.serverTagged(TAG);
             // Warm up the way the run goes, 16 in flight, so the server's heap has grown to its working size.
             List<String> warmUpWrong = new CopyOnWriteArrayList<>();
             callConcurrently(server, serverProcess, -WARM_UP_CALLS, 0, 0, warmUpWrong, new ConcurrentHashMap<>());
             assertEquals(List.of(), warmUpWrong);
             long rssAfterWarmUp = residentKbAfterGc(serverProcess);
+            Map<String, Long> nativeAfterWarmUp = committedKbByArea(serverProcess);
 
             List<String> wrong = new CopyOnWriteArrayList<>();
             Map<String, AtomicInteger> hostileCounts = new ConcurrentHashMap<>();
@@ -72,6 +75,14 @@ class SoakIT {
             callConcurrently(server, serverProcess, 0, CALLS, HOSTILE_PERCENT, wrong, hostileCounts);
             double seconds = (System.nanoTime() - start) / 1e9;
             long rssAfterRun = residentKbAfterGc(serverProcess);
+            Map<String, Long> nativeAfterRun = committedKbByArea(serverProcess);
+            nativeAfterRun.forEach((area, kb) -> {
+                long before = nativeAfterWarmUp.getOrDefault(area, 0L);
+                if (Math.abs(kb - before) >= 1024) {
+                    System.out.printf("[soak] server %s: %d MB committed after warm-up, %d MB after the run%n",
+                            area, before / 1024, kb / 1024);
+                }
+            });
             System.out.printf("[soak] %d calls (%s hostile) in %.0f s, %.1f calls/s; server RSS %d MB after warm-up, %d MB after the run%n",
                     CALLS, hostileCounts, seconds, CALLS / seconds, rssAfterWarmUp / 1024, rssAfterRun / 1024);
 
@@ -150,6 +161,22 @@ class SoakIT {
         assertEquals(0, gc.waitFor(), "jcmd GC.run on the server");
         Thread.sleep(1_000);
         return residentKb(process);
+    }
+
+    /** The server JVM's own account of its committed memory, by area (Java Heap, Class, Code, Thread...). */
+    private static Map<String, Long> committedKbByArea(ProcessHandle process) throws IOException, InterruptedException {
+        Path jcmd = Path.of(System.getProperty("java.home"), "bin", "jcmd");
+        Process report = new ProcessBuilder(jcmd.toString(), Long.toString(process.pid()), "VM.native_memory", "summary")
+                .redirectErrorStream(true).start();
+        String text = new String(report.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        report.waitFor();
+        Map<String, Long> committed = new java.util.TreeMap<>();
+        java.util.regex.Matcher area = java.util.regex.Pattern
+                .compile("(?m)^(?:-\\s+(.+?)|(Total)):? \\(?reserved=\\d+KB, committed=(\\d+)KB").matcher(text);
+        while (area.find()) {
+            committed.put(area.group(1) != null ? area.group(1) : area.group(2), Long.parseLong(area.group(3)));
+        }
+        return committed;
     }
 
     private static long residentKb(ProcessHandle process) {
