@@ -57,8 +57,9 @@ public final class Main {
         }
 
         int exitCode = 0;
-        try (Sandbox sandbox = new Sandbox(sandboxSettings(config), WorkerLauncher.forConfig(config)).start()) {
+        try (Sandbox sandbox = new Sandbox(sandboxSettings(config), WorkerLauncher.forConfig(config))) {
             if (commandLine.run() != null) {
+                sandbox.start();
                 exitCode = new RunCommand(commandLine.run(), config).execute(sandbox, new PrintStream(stdout, true, "UTF-8"));
             } else {
                 log.info("python-sandbox-mcp {} serving MCP on stdio (run root {})", SandboxMcpServer.version(), config.runRoot());

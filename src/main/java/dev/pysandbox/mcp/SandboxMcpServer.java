@@ -41,6 +41,8 @@ public final class SandboxMcpServer {
                 .tools(new ExecuteCodeTool(runner, config).specification(json),
                         new RunPythonTool(runner, config).specification(json))
                 .build();
+        // Only now: on two cores, worker JVMs starting beside the server would slow its first answers.
+        sandbox.start();
         transport.awaitTermination();
         server.close();
     }

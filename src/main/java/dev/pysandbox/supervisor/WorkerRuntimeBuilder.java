@@ -127,31 +127,6 @@ public final class WorkerRuntimeBuilder {
     }
 
     /**
-     * Whether the cache was trained with this very command line and nothing on its class path or module path
-     * changed since: training takes a minute, and every {@code mvn package} runs this step. A class folder on
-     * the class path (a build's target/classes) can change without its own time changing, so it always means
-     * training anew.
-     */
-    private boolean cacheIsCurrent(Path cache, Path trainedWith, String command, String classPath) throws IOException {
-        if (!Files.isRegularFile(cache) || !Files.isRegularFile(trainedWith)
-                || !Files.readString(trainedWith).strip().equals(command)) {
-            return false;
-        }
-        List<Path> inputs = new ArrayList<>(WorkerRuntime.jars(dir.resolve(WorkerRuntime.COMPILER_DIR)));
-        inputs.add(dir.resolve("jdk.linked-from"));
-        for (String entry : classPath.split(java.io.File.pathSeparator)) {
-            inputs.add(Path.of(entry));
-        }
-        java.nio.file.attribute.FileTime trained = Files.getLastModifiedTime(cache);
-        for (Path input : inputs) {
-            if (!Files.isRegularFile(input) || Files.getLastModifiedTime(input).compareTo(trained) > 0) {
-                return false;
-            }
-        }
-        return true;
-    }
-
-    /**
      * Runs one worker with {@code -XX:AOTCacheOutput}: the JVM records what the worker loads and links while
      * it serves the training calls, and writes the cache when the worker exits. The worker runs without the
      * OS layer (it must write the cache) but is otherwise launched exactly as in service, because the JVM
@@ -160,19 +135,23 @@ public final class WorkerRuntimeBuilder {
     private boolean trainAotCache(WorkerLauncher launcher, PrintStream out) throws IOException, InterruptedException {
         Path cache = dir.resolve(WorkerRuntime.AOT_CACHE);
         Path stamp = dir.resolve(WorkerRuntime.AOT_CLASS_PATH);
-        Path trainedWith = dir.resolve("worker.aot.trained-with");
+        TrainedCache trained = new TrainedCache(cache, dir.resolve("worker.aot.trained-with"));
         String classPath = WorkerLauncher.workerClassPath();
         WorkerRuntime runtime = WorkerRuntime.locate(dir, "auto", classPath);
         List<String> command = new ArrayList<>(launcher.javaCommand(runtime, "aot-training"));
         command.removeIf(option -> option.startsWith("-XX:AOTCache=")); // the old cache, if any, is not an input
-        if (cacheIsCurrent(cache, trainedWith, String.join(" ", command), classPath)) {
+        String trainingCommand = String.join(" ", command);
+        List<Path> inputs = new ArrayList<>(WorkerRuntime.jars(dir.resolve(WorkerRuntime.COMPILER_DIR)));
+        inputs.add(dir.resolve("jdk.linked-from"));
+        for (String entry : classPath.split(java.io.File.pathSeparator)) {
+            inputs.add(Path.of(entry));
+        }
+        if (trained.isCurrent(trainingCommand, inputs)) {
             out.println("prepare-workers: worker AOT cache is up to date");
             return true;
         }
-        Files.deleteIfExists(cache);
+        trained.forget();
         Files.deleteIfExists(stamp);
-        Files.deleteIfExists(trainedWith);
-        String trainingCommand = String.join(" ", command);
         command.add(1, "-XX:AOTCacheOutput=" + cache);
         out.println("prepare-workers: training the worker AOT cache (about a minute)");
         Path log = dir.resolve("aot-training.log");
@@ -209,7 +188,7 @@ public final class WorkerRuntimeBuilder {
             return false;
         }
         Files.writeString(stamp, classPath + "\n");
-        Files.writeString(trainedWith, trainingCommand + "\n");
+        trained.remember(trainingCommand);
         out.println("prepare-workers: AOT cache written (" + Files.size(cache) / (1024 * 1024) + " MB)");
         return true;
     }

@@ -133,7 +133,9 @@ public final class SpeedBenchmark {
             row("warm `print(1)` round trip, 1 in flight, back to back", backToBack, "ms",
                     String.format("%.2fx of `python3 -c`", median(backToBack) / p3));
             row("`" + cpython + " -c \"print(1)\"` as a subprocess, same machine, same run", python3, "ms", "");
+            Map<String, Long> cpuBefore = CpuByThread.of(TAG);
             Throughput eight = throughput(server, 8, 400);
+            Map<String, Long> cpuAfter = CpuByThread.of(TAG);
             row("`print(1)` round trip, 8 in flight", eight.latencies, "ms", String.format("%.1f calls/s (target ≥ 200)", eight.perSecond));
             Throughput sixteen = throughput(server, 16, 400);
             row("`print(1)` round trip, 16 in flight", sixteen.latencies, "ms", String.format("%.1f calls/s", sixteen.perSecond));
@@ -141,6 +143,9 @@ public final class SpeedBenchmark {
             throughput(server, 8, 1_000 - made);
             Thread.sleep(2_000);
             Memory after = Memory.of(TAG);
+            line("");
+            line("Where the CPU went in the 8-in-flight run, in ms of CPU per call, by process and thread "
+                    + "(all workers together): " + CpuByThread.perCall(cpuBefore, cpuAfter, 400) + ".");
             line("");
             line("Resident memory (VmRSS): server " + idle.serverMb + " MB idle, " + after.serverMb
                     + " MB after 1,000 calls; workers " + idle.workersMb + " MB idle, " + after.workersMb + " MB after 1,000 calls.");
@@ -347,6 +352,52 @@ public final class SpeedBenchmark {
                 }
             }
             return 0;
+        }
+    }
+
+    /**
+     * CPU time of the server's and the workers' threads from /proc, summed by thread name without its number
+     * ("GC Thread#1" and "GC Thread#0" are one group): a profile that needs no agent and sees every process.
+     */
+    static final class CpuByThread {
+        private static final long CLOCK_TICKS_PER_SECOND = 100; // USER_HZ on Linux
+
+        /** Ticks by "server: name" or "worker: name". */
+        static Map<String, Long> of(String tag) throws IOException {
+            Map<String, Long> ticks = new java.util.TreeMap<>();
+            for (ProcessHandle p : ProcessHandle.allProcesses().toList()) {
+                String command = p.info().commandLine().orElse("");
+                if (!command.contains(tag) || !p.info().command().map(c -> c.endsWith("/java")).orElse(false)) {
+                    continue;
+                }
+                String process = command.contains("WorkerMain") ? "worker" : "server";
+                try (var tasks = Files.list(Path.of("/proc", Long.toString(p.pid()), "task"))) {
+                    for (Path task : tasks.toList()) {
+                        String stat;
+                        try {
+                            stat = Files.readString(task.resolve("stat"));
+                        } catch (IOException gone) {
+                            continue; // the thread ended meanwhile
+                        }
+                        String name = stat.substring(stat.indexOf('(') + 1, stat.lastIndexOf(')')).replaceAll("[#\\d]+$", "");
+                        String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+                        long used = Long.parseLong(fields[11]) + Long.parseLong(fields[12]); // utime, stime
+                        ticks.merge(process + ": " + name, used, Long::sum);
+                    }
+                }
+            }
+            return ticks;
+        }
+
+        /** The largest groups, in ms per call, largest first. */
+        static String perCall(Map<String, Long> before, Map<String, Long> after, int calls) {
+            return after.entrySet().stream()
+                    .map(e -> Map.entry(e.getKey(), (e.getValue() - before.getOrDefault(e.getKey(), 0L)) * 1000.0 / CLOCK_TICKS_PER_SECOND / calls))
+                    .filter(e -> e.getValue() >= 0.5)
+                    .sorted(Map.Entry.<String, Double>comparingByValue().reversed())
+                    .limit(10)
+                    .map(e -> String.format("%s %.1f", e.getKey(), e.getValue()))
+                    .collect(java.util.stream.Collectors.joining(", "));
         }
     }
 

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.nio.file.Files;
+import java.nio.file.Path;
 
 import java.util.List;
 
@@ -13,7 +14,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Workers run GraalPy with the Graal JIT, from the worker runtime the build prepared, with its AOT cache;
- * and {@code worker.jit=off} falls back to the interpreter with one warning.
+ * {@code worker.jit=off} falls back to the interpreter with one warning; and the server itself starts with
+ * the AOT cache the build trained for it.
  */
 class WorkerRuntimeIT {
     @Test
@@ -34,6 +36,21 @@ class WorkerRuntimeIT {
             assertTrue(command.contains("worker-runtime/jdk/bin/java"), command);
             assertTrue(command.contains("-XX:+EnableJVMCI") && command.contains("jdk.graal.compiler"), command);
             assertTrue(command.contains("-XX:AOTCache="), command);
+        }
+    }
+
+    @Test
+    void serverStartsWithTheAotCacheTheBuildTrainedAndTheJvmTakesIt() {
+        assumeTrue(Runtime.version().feature() >= 25, "the server's AOT cache is trained on JDK 25+ only");
+        Path cache = SandboxServer.PROJECT_ROOT.resolve("target/server.aot");
+        assertTrue(Files.isRegularFile(cache), "the build trained no server AOT cache; see target/server-aot-training.log");
+        String tag = "pysandbox.server-aot-it=" + ProcessHandle.current().pid();
+        try (SandboxServer server = SandboxServer.start("--workers=1", "--worker.jvm-options=-D" + tag)) {
+            assertEquals(2, server.client.listTools().tools().size());
+            String command = SandboxServer.serverTagged(tag).info().commandLine().orElse("");
+            assertTrue(command.contains("-XX:AOTCache=" + cache), command);
+            // Whatever the JVM has to say about the cache comes as an [aot] line on stderr (-Xlog:all=warning).
+            assertFalse(server.log.stream().anyMatch(l -> l.contains("[aot]")), () -> String.join("\n", server.log));
         }
     }
 
