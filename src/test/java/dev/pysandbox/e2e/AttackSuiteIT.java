@@ -70,9 +70,7 @@ class AttackSuiteIT {
         }, "attack-listener");
         acceptor.setDaemon(true);
         acceptor.start();
-        // Most payloads cost their worker (a policy violation recycles it); a third worker lets one start up
-        // while the other two serve, instead of every second payload waiting for a replacement.
-        server = SandboxServer.start(Map.of(ENV_NAME, ENV_SECRET), "--workers=3", "--imports.profile=unrestricted");
+        server = SandboxServer.start(Map.of(ENV_NAME, ENV_SECRET), "--workers=2", "--imports.profile=unrestricted");
     }
 
     @AfterAll
