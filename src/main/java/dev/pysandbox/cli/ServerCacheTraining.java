@@ -55,9 +55,18 @@ public final class ServerCacheTraining {
     private ServerCacheTraining() {
     }
 
-    public static void main(String[] args) throws Exception {
-        Path launcher = Path.of(args[0]).toAbsolutePath();
-        Path cacheFile = Path.of(args[1]).toAbsolutePath();
+    public static void main(String[] args) {
+        try {
+            train(Path.of(args[0]), Path.of(args[1]));
+        } catch (Exception e) {
+            // The build goes on: a server without its cache only starts slower.
+            System.err.println("prepare-server: WARNING no server AOT cache (" + e + ")");
+        }
+    }
+
+    private static void train(Path launcherPath, Path cachePath) throws Exception {
+        Path launcher = launcherPath.toAbsolutePath();
+        Path cacheFile = cachePath.toAbsolutePath();
         int feature = Runtime.version().feature();
         if (feature < AOT_JDK) {
             System.err.println("prepare-server: JDK " + feature + " cannot train an AOT cache in one step (JDK "
@@ -67,7 +76,9 @@ public final class ServerCacheTraining {
         TrainedCache trained = new TrainedCache(cacheFile, cacheFile.resolveSibling(cacheFile.getFileName() + ".trained-with"));
         String trainedAs = System.getProperty("java.home") + " " + Runtime.version();
         Path jar = Path.of(ServerCacheTraining.class.getProtectionDomain().getCodeSource().getLocation().toURI());
-        if (trained.isCurrent(trainedAs, List.of(jar, launcher))) {
+        List<Path> inputs = new java.util.ArrayList<>(TrainedCache.jarAndLibraries(jar));
+        inputs.add(launcher);
+        if (trained.isCurrent(trainedAs, inputs)) {
             System.err.println("prepare-server: server AOT cache is up to date");
             return;
         }

@@ -30,6 +30,21 @@ public record TrainedCache(Path cache, Path note) {
         return true;
     }
 
+    /**
+     * A jar and the libraries its manifest's Class-Path names: this build puts them all in {@code lib/}
+     * beside it. The JVM checks every jar of the class path against the cache, so they are all inputs.
+     */
+    public static List<Path> jarAndLibraries(Path jar) throws IOException {
+        List<Path> files = new java.util.ArrayList<>(List.of(jar));
+        Path lib = jar.toAbsolutePath().resolveSibling("lib");
+        if (Files.isDirectory(lib)) {
+            try (java.util.stream.Stream<Path> jars = Files.list(lib)) {
+                jars.filter(f -> f.toString().endsWith(".jar")).sorted().forEach(files::add);
+            }
+        }
+        return files;
+    }
+
     /** Before training: a half-written cache must never look current. */
     public void forget() throws IOException {
         Files.deleteIfExists(note);

@@ -144,7 +144,7 @@ public final class WorkerRuntimeBuilder {
         List<Path> inputs = new ArrayList<>(WorkerRuntime.jars(dir.resolve(WorkerRuntime.COMPILER_DIR)));
         inputs.add(dir.resolve("jdk.linked-from"));
         for (String entry : classPath.split(java.io.File.pathSeparator)) {
-            inputs.add(Path.of(entry));
+            inputs.addAll(entry.endsWith(".jar") ? TrainedCache.jarAndLibraries(Path.of(entry)) : List.of(Path.of(entry)));
         }
         if (trained.isCurrent(trainingCommand, inputs)) {
             out.println("prepare-workers: worker AOT cache is up to date");

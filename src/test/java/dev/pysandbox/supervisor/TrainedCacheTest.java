@@ -53,6 +53,16 @@ class TrainedCacheTest {
     }
 
     @Test
+    void aJarsLibrariesAreInputsToo() throws IOException {
+        Path lib = Files.createDirectories(dir.resolve("lib"));
+        Path library = Files.writeString(lib.resolve("mcp.jar"), "library");
+        Files.writeString(lib.resolve("notes.txt"), "not a jar");
+        org.junit.jupiter.api.Assertions.assertEquals(List.of(jar, library), TrainedCache.jarAndLibraries(jar));
+        Files.setLastModifiedTime(library, FileTime.from(Instant.now().plusSeconds(60)));
+        assertFalse(trained.isCurrent("java 25 -Xmx1g", TrainedCache.jarAndLibraries(jar)), "a library copied anew");
+    }
+
+    @Test
     void aCacheWithoutItsNoteIsNeverKept() throws IOException {
         trained.forget();
         Files.writeString(trained.cache(), "half-written by an interrupted training");
