@@ -326,17 +326,25 @@ public final class SpeedBenchmark {
         }
     }
 
+    /** The server's and its workers' JVMs: the tag is in the server's arguments and the workers' JVM options. */
+    static List<ProcessHandle> taggedJvms(String tag) {
+        return ProcessHandle.allProcesses()
+                .filter(p -> p.info().command().map(c -> c.endsWith("/java")).orElse(false))
+                .filter(p -> p.info().commandLine().map(c -> c.contains(tag)).orElse(false))
+                .toList();
+    }
+
+    static boolean isWorker(ProcessHandle jvm) {
+        return jvm.info().commandLine().orElse("").contains("WorkerMain");
+    }
+
     /** Resident memory of the server and its workers, found by the tag in their command lines. */
     record Memory(long serverMb, List<Long> workersMb) {
         static Memory of(String tag) throws IOException {
             long server = 0;
             List<Long> workers = new ArrayList<>();
-            for (ProcessHandle p : ProcessHandle.allProcesses().toList()) {
-                String command = p.info().commandLine().orElse("");
-                if (!command.contains(tag) || !p.info().command().map(c -> c.endsWith("/java")).orElse(false)) {
-                    continue;
-                }
-                if (command.contains("WorkerMain")) {
+            for (ProcessHandle p : taggedJvms(tag)) {
+                if (isWorker(p)) {
                     workers.add(rssMb(p.pid()));
                 } else {
                     server = rssMb(p.pid());
@@ -365,12 +373,8 @@ public final class SpeedBenchmark {
         /** Ticks by "server: name" or "worker: name". */
         static Map<String, Long> of(String tag) throws IOException {
             Map<String, Long> ticks = new java.util.TreeMap<>();
-            for (ProcessHandle p : ProcessHandle.allProcesses().toList()) {
-                String command = p.info().commandLine().orElse("");
-                if (!command.contains(tag) || !p.info().command().map(c -> c.endsWith("/java")).orElse(false)) {
-                    continue;
-                }
-                String process = command.contains("WorkerMain") ? "worker" : "server";
+            for (ProcessHandle p : taggedJvms(tag)) {
+                String process = isWorker(p) ? "worker" : "server";
                 try (var tasks = Files.list(Path.of("/proc", Long.toString(p.pid()), "task"))) {
                     for (Path task : tasks.toList()) {
                         String stat;

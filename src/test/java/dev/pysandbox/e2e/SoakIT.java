@@ -155,21 +155,14 @@ class SoakIT {
      * keeps, not garbage that happens to be waiting for the collector.
      */
     private static long residentKbAfterGc(ProcessHandle process) throws IOException, InterruptedException {
-        Path jcmd = Path.of(System.getProperty("java.home"), "bin", "jcmd");
-        Process gc = new ProcessBuilder(jcmd.toString(), Long.toString(process.pid()), "GC.run").redirectErrorStream(true).start();
-        gc.getInputStream().readAllBytes();
-        assertEquals(0, gc.waitFor(), "jcmd GC.run on the server");
+        assertEquals(0, jcmd(process, "GC.run").exitCode(), "jcmd GC.run on the server");
         Thread.sleep(1_000);
         return residentKb(process);
     }
 
     /** The server JVM's own account of its committed memory, by area (Java Heap, Class, Code, Thread...). */
     private static Map<String, Long> committedKbByArea(ProcessHandle process) throws IOException, InterruptedException {
-        Path jcmd = Path.of(System.getProperty("java.home"), "bin", "jcmd");
-        Process report = new ProcessBuilder(jcmd.toString(), Long.toString(process.pid()), "VM.native_memory", "summary")
-                .redirectErrorStream(true).start();
-        String text = new String(report.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
-        report.waitFor();
+        String text = jcmd(process, "VM.native_memory", "summary").text();
         Map<String, Long> committed = new java.util.TreeMap<>();
         java.util.regex.Matcher area = java.util.regex.Pattern
                 .compile("(?m)^(?:-\\s+(.+?)|(Total)):? \\(?reserved=\\d+KB, committed=(\\d+)KB").matcher(text);
@@ -177,6 +170,19 @@ class SoakIT {
             committed.put(area.group(1) != null ? area.group(1) : area.group(2), Long.parseLong(area.group(3)));
         }
         return committed;
+    }
+
+    private record JcmdOutput(String text, int exitCode) {
+    }
+
+    /** Runs a jcmd diagnostic command against the server JVM, with the JDK these tests run on. */
+    private static JcmdOutput jcmd(ProcessHandle process, String... command) throws IOException, InterruptedException {
+        List<String> line = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "jcmd").toString(),
+                Long.toString(process.pid())));
+        line.addAll(List.of(command));
+        Process jcmd = new ProcessBuilder(line).redirectErrorStream(true).start();
+        String text = new String(jcmd.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        return new JcmdOutput(text, jcmd.waitFor());
     }
 
     private static long residentKb(ProcessHandle process) {
