@@ -83,7 +83,7 @@ final class SandboxContexts implements AutoCloseable {
         engine.close(true);
     }
 
-    private static String readPrelude() {
+    static String readPrelude() {
         try (InputStream in = SandboxContexts.class.getResourceAsStream("prelude.py")) {
             if (in == null) {
                 throw new IllegalStateException("prelude.py missing from the worker's resources");

@@ -1,0 +1,123 @@
+package dev.pysandbox.worker;
+
+import java.io.OutputStream;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.function.Supplier;
+
+import org.graalvm.polyglot.Context;
+import org.graalvm.polyglot.Engine;
+import org.graalvm.polyglot.Source;
+
+import dev.pysandbox.bench.CpuByThread;
+import dev.pysandbox.worker.SandboxContexts.PreparedContext;
+
+/**
+ * Where a fresh context's CPU goes, whether the JIT's compile thresholds move it, and whether fresh contexts
+ * can reuse code compiled for the same text (bench/context-cost).
+ * Runs in one worker-like JVM: build a context, start Python and the prelude, run {@code print(1)}, close;
+ * many times. After a warm-up it reads the CPU time of every thread, grouped by thread name.
+ *
+ * <p>The variants that change thresholds need an engine under the TRUSTED sandbox policy: CONSTRAINED, which
+ * the worker uses, refuses every compilation option except {@code engine.Mode}, {@code engine.CompilerThreads}
+ * and {@code engine.CompilationFailureAction}. So this is an experiment, not a configuration the server can run.
+ */
+public final class ContextCostProbe {
+    private static final int WARM_UP = 1_000;
+    private static final int MEASURED = 500;
+
+    /** The benchmark's fib(27), timing itself: the code each fresh context receives, the same text every time. */
+    private static final String FIB = """
+            import time
+            def fib(n):
+                return n if n < 2 else fib(n - 1) + fib(n - 2)
+            t = time.perf_counter()
+            fib(27)
+            elapsed = (time.perf_counter() - t) * 1000
+            """;
+    private static final int FIB_RUNS = 12;
+
+    public static void main(String[] args) throws Exception {
+        String variant = args[0];
+        if (variant.equals("fib-again")) {
+            fibAgain();
+            return;
+        }
+        Supplier<PreparedContext> contexts = switch (variant) {
+            case "worker" -> new SandboxContexts(WorkerSettings.fromSystemProperties())::prepare;
+            case "trusted" -> trusted(Map.of());
+            case "trusted-high-thresholds" -> trusted(Map.of(
+                    "engine.FirstTierCompilationThreshold", "50000",
+                    "engine.LastTierCompilationThreshold", "200000",
+                    "engine.DynamicCompilationThresholds", "false"));
+            default -> throw new IllegalArgumentException("unknown variant " + variant);
+        };
+        Map<String, Long> before = Map.of();
+        long wallStart = 0;
+        for (int i = 0; i < WARM_UP + MEASURED; i++) {
+            if (i == WARM_UP) {
+                before = CpuByThread.ofThisJvm();
+                wallStart = System.nanoTime();
+            }
+            PreparedContext prepared = contexts.get();
+            prepared.runner().execute("print(1)", "<string>", 1024);
+            prepared.context().close(true);
+        }
+        double wallPerCall = (System.nanoTime() - wallStart) / 1e6 / MEASURED;
+        Map<String, Long> after = CpuByThread.ofThisJvm();
+        System.out.printf("| %s | %.1f | %.1f | %s |%n", variant, wallPerCall,
+                CpuByThread.totalPerCall(before, after, MEASURED), CpuByThread.perCall(before, after, MEASURED));
+        System.exit(0);
+    }
+
+    /**
+     * The same fib(27) text in {@value #FIB_RUNS} fresh contexts on one engine, run two ways: through the
+     * prelude's runner (Python's compile() and exec(), as the worker does), and evaluated as a polyglot
+     * {@link Source}, whose parsed and compiled code the engine shares between contexts for as long as an equal
+     * Source object is alive. Prints the fib time of each run in ms.
+     */
+    private static void fibAgain() {
+        SandboxContexts contexts = new SandboxContexts(WorkerSettings.fromSystemProperties());
+        Source fib = Source.newBuilder("python", FIB, "<string>").buildLiteral();
+        StringBuilder runner = new StringBuilder();
+        StringBuilder source = new StringBuilder();
+        for (int i = 0; i < FIB_RUNS; i++) {
+            PreparedContext viaRunner = contexts.prepare();
+            viaRunner.runner().execute(FIB, "<string>", 1024);
+            runner.append(String.format(" %.0f", viaRunner.context().getBindings("python").getMember("elapsed").asDouble()));
+            viaRunner.context().close(true);
+            PreparedContext viaSource = contexts.prepare();
+            viaSource.context().eval(fib);
+            source.append(String.format(" %.0f", viaSource.context().getBindings("python").getMember("elapsed").asDouble()));
+            viaSource.context().close(true);
+        }
+        System.out.println("| prelude runner (compile and exec) |" + runner + " |");
+        System.out.println("| cached polyglot Source |" + source + " |");
+        System.exit(0);
+    }
+
+    /**
+     * A context like the worker's, with the same streams, prelude and import policy, but under the TRUSTED
+     * policy, which the engine options need. Only start-up cost is measured here, not what the code may do.
+     */
+    private static Supplier<PreparedContext> trusted(Map<String, String> engineOptions) {
+        Engine engine = Engine.newBuilder("python")
+                .out(OutputStream.nullOutputStream())
+                .err(OutputStream.nullOutputStream())
+                .option("engine.WarnInterpreterOnly", "false")
+                .allowExperimentalOptions(true)
+                .options(new HashMap<>(engineOptions))
+                .build();
+        Source prelude = Source.newBuilder("python", SandboxContexts.readPrelude(), "<sandbox-prelude>").buildLiteral();
+        WorkerSettings settings = WorkerSettings.fromSystemProperties();
+        return () -> {
+            CallStreams streams = new CallStreams();
+            Context context = Context.newBuilder("python").engine(engine)
+                    .in(streams.stdin).out(streams.stdout).err(streams.stderr)
+                    .allowNativeAccess(false).allowCreateThread(false).allowCreateProcess(false)
+                    .build();
+            return new PreparedContext(context, streams,
+                    context.eval(prelude).execute(settings.imports().encode(), settings.strictBuiltins()));
+        };
+    }
+}
