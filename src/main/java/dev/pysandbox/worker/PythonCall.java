@@ -41,6 +41,7 @@ final class PythonCall {
     private final WorkerCommand command;
     private final WorkerSettings settings;
     private final ScheduledExecutorService watchdog;
+    private final SharedCode sharedCode;
     private final Reply reply;
     private final AtomicReference<Stop> stop = new AtomicReference<>(Stop.NONE);
     private final AtomicBoolean answered = new AtomicBoolean();
@@ -49,11 +50,12 @@ final class PythonCall {
     private volatile long startNanos;
 
     PythonCall(PreparedContext prepared, WorkerCommand command, WorkerSettings settings,
-            ScheduledExecutorService watchdog, Reply reply) {
+            ScheduledExecutorService watchdog, SharedCode sharedCode, Reply reply) {
         this.prepared = prepared;
         this.command = command;
         this.settings = settings;
         this.watchdog = watchdog;
+        this.sharedCode = sharedCode;
         this.reply = reply;
         this.out = new OutputLimiter(settings.captureBytes(), settings.stopAfterBytes(), () -> requestStop(Stop.OUTPUT_LIMIT));
         this.err = new OutputLimiter(settings.captureBytes(), settings.stopAfterBytes(), () -> requestStop(Stop.OUTPUT_LIMIT));
@@ -81,7 +83,12 @@ final class PythonCall {
         ExecutionResult result;
         boolean recycle = false;
         try {
-            Value outcome = prepared.runner().execute(command.code(), command.filename(), settings.captureBytes());
+            // A session's context runs its code through compile() instead: a module that raised SystemExit at
+            // top level would end the context, and with it the session.
+            Value module = command.session() == null
+                    ? sharedCode.parse(prepared.context(), command.code(), command.filename())
+                    : null;
+            Value outcome = prepared.runner().execute(command.code(), command.filename(), settings.captureBytes(), module);
             result = fromReturn(outcome);
         } catch (PolyglotException e) {
             if (stop.get() != Stop.NONE && (e.isInterrupted() || e.isCancelled())) {

@@ -30,6 +30,7 @@ final class Worker {
     private final WorkerSettings settings;
     private final PrintStream protocol;
     private final SandboxContexts contexts;
+    private final SharedCode sharedCode = new SharedCode();
     private final BlockingQueue<PreparedContext> ready;
     private final Map<String, PreparedContext> sessions = new ConcurrentHashMap<>();
     /** Cancels that arrived before their call started running (it may still be waiting for a context). */
@@ -98,7 +99,8 @@ final class Worker {
             return;
         }
         send(WorkerEvent.started(command.id()));
-        PythonCall call = new PythonCall(prepared, command, settings, watchdog, (result, recycle) -> reply(command, result, recycle));
+        PythonCall call = new PythonCall(prepared, command, settings, watchdog, sharedCode,
+                (result, recycle) -> reply(command, result, recycle));
         // Publish the call before looking for an early cancel: cancel() records first and looks second, so
         // one of the two always sees the other.
         current = call;

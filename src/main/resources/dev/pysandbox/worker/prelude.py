@@ -120,6 +120,48 @@ def _make_runner(allowed_imports, strict):
         """os._exit() under the CONSTRAINED policy kills the calling thread with an uncatchable host error
         and loses the status; raising this instead keeps the status the caller asked for."""
 
+    # A fresh context runs user code as a module the worker parsed (shared code, see SharedCode.java).
+    # GraalPy ends the whole context when a SystemExit whose code is an int or None escapes such a module,
+    # before this runner can flush the output still in Python's buffers or report `result`. It reads the
+    # code the exception was built with, not the attribute: so sys.exit() and the name SystemExit (which
+    # `raise SystemExit` looks up, in user code and the stdlib alike) give this subclass, built with a
+    # neutral marker and answering the real code and args to everyone who asks.
+    any_exit = builtins.SystemExit
+    exit_marker = object()
+
+    class _SystemExit(any_exit):
+        def __init__(self, *args):
+            super().__init__(exit_marker)
+            self._args = args
+
+        @property
+        def code(self):
+            args = self._args
+            return None if not args else args[0] if len(args) == 1 else args
+
+        @property
+        def args(self):
+            return self._args
+
+        def __str__(self):
+            args = self._args
+            return '' if not args else str(args[0]) if len(args) == 1 else str(args)
+
+        def __repr__(self):
+            args = self._args
+            return 'SystemExit(%s)' % (repr(args[0]) if len(args) == 1 else ', '.join(map(repr, args)))
+
+    _SystemExit.__name__ = _SystemExit.__qualname__ = 'SystemExit'
+    _SystemExit.__module__ = 'builtins'
+    builtins.SystemExit = _SystemExit
+
+    def sys_exit(*args):
+        if len(args) > 1:
+            raise TypeError('exit expected at most 1 argument, got %d' % len(args))
+        raise _SystemExit(*args)
+
+    sys.exit = sys_exit
+
     def hard_exit(status):
         raise _HardExit(status)
 
@@ -199,17 +241,21 @@ def _make_runner(allowed_imports, strict):
                 raise PermissionError("'%s' is not allowed in the strict sandbox profile (line %d)"
                                       % (name, node.lineno))
 
-    def run(source, filename, result_limit):
-        """Runs user code in __main__; returns (exit_code, error_message, result_description)."""
+    def run(source, filename, result_limit, module=None):
+        """Runs user code in __main__: the module the worker parsed from it if given, else compiled here.
+        Returns (exit_code, error_message, result_description)."""
         before = main_globals.get('result', missing)
         code = None
         try:
             try:
                 if strict:
                     check_strict(source, filename)
-                code = compile(source, filename, 'exec')
-                exec(code, main_globals)
-            except SystemExit as e:
+                if module is None:
+                    code = compile(source, filename, 'exec')
+                    exec(code, main_globals)
+                else:
+                    module()
+            except any_exit as e:
                 status, message = exit_status(e)
                 return (status, message, describe_result(result_limit, before, code))
             except BaseException as e:

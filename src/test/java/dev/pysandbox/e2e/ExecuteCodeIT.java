@@ -108,6 +108,41 @@ class ExecuteCodeIT {
         assertEquals("success", zero.get("status"));
     }
 
+    /**
+     * Fresh contexts run code as a shared, parsed module, where GraalPy would end the context on a SystemExit
+     * before the runner could flush or report: the prelude's SystemExit must keep CPython's behaviour.
+     */
+    @Test
+    void sysExitKeepsUnflushedOutputAndTheResultAndLooksLikeCPythons() {
+        Map<String, Object> partial = server.python("import sys\nsys.stdout.write('partial')\nsys.exit(3)");
+        assertEquals(3, partial.get("exit_code"));
+        assertEquals("partial", partial.get("stdout"));
+        Map<String, Object> raised = server.python("result = 5\nprint('no newline', end='')\nraise SystemExit(0)");
+        assertEquals("success", raised.get("status"));
+        assertEquals("no newline", raised.get("stdout"));
+        assertEquals(5, raised.get("result"));
+        // What CPython 3.11 prints for the same code.
+        Map<String, Object> looks = server.python("""
+                import sys
+                for args in [(), (3,), ('m',), (1, 2)]:
+                    try:
+                        raise SystemExit(*args)
+                    except SystemExit as e:
+                        print(repr(e), str(e), e.code, e.args, type(e) is SystemExit, isinstance(e, BaseException))
+                try:
+                    sys.exit(4)
+                except SystemExit as e:
+                    print(repr(e), e.code)
+                """);
+        assertEquals("""
+                SystemExit()  None () True True
+                SystemExit(3) 3 3 (3,) True True
+                SystemExit('m') m m ('m',) True True
+                SystemExit(1, 2) (1, 2) (1, 2) (1, 2) True True
+                SystemExit(4) 4
+                """, looks.get("stdout"));
+    }
+
     @Test
     void timeoutKeepsOutputWrittenBeforeIt() {
         Map<String, Object> result = server.execute(args("print('before the loop')\nwhile True:\n    pass", "timeout", 2));
@@ -208,6 +243,15 @@ class ExecuteCodeIT {
         server.python("leaked = 'from an earlier call'");
         Map<String, Object> result = server.python("print(leaked)");
         assertEquals("NameError: name 'leaked' is not defined", result.get("error_message"));
+    }
+
+    /** Attack: the same text sent twice shares its compiled code between fresh contexts; it must share no state. */
+    @Test
+    void theSameCodeInFreshContextsSharesNoState() {
+        String code = "try:\n    counter\nexcept NameError:\n    counter = 0\ncounter += 1\nprint(counter, __name__)";
+        for (int i = 0; i < 4; i++) {
+            assertEquals("1 __main__\n", server.python(code).get("stdout"), "call " + i);
+        }
     }
 
     @Test
