@@ -72,9 +72,9 @@ public final class ContextCostProbe {
 
     /**
      * The same fib(27) text in {@value #FIB_RUNS} fresh contexts on one engine, run two ways: through the
-     * prelude's runner (Python's compile() and exec(), as the worker does), and evaluated as a polyglot
-     * {@link Source}, whose parsed and compiled code the engine shares between contexts for as long as an equal
-     * Source object is alive. Prints the fib time of each run in ms.
+     * prelude's runner compiling it (Python's compile() and exec(), as a session's calls still run), and
+     * evaluated as a polyglot {@link Source}, whose parsed and compiled code the engine shares between contexts
+     * for as long as an equal Source object is alive ({@link SharedCode}). Prints the fib time of each run in ms.
      */
     private static void fibAgain() {
         SandboxContexts contexts = new SandboxContexts(WorkerSettings.fromSystemProperties());
