@@ -83,8 +83,8 @@ final class PythonCall {
         ExecutionResult result;
         boolean recycle = false;
         try {
-            // A session's context runs its code through compile() instead: a module that raised SystemExit at
-            // top level would end the context, and with it the session.
+            // A session's context compiles its code in the runner instead: it reports `result` only for calls
+            // whose code names it, and a SystemExit that escaped a parsed module would end the session.
             Value module = command.session() == null
                     ? sharedCode.parse(prepared.context(), command.code(), command.filename())
                     : null;
