@@ -115,8 +115,8 @@ public final class SpeedBenchmark {
             Thread.sleep(5_000);
             Memory idle = Memory.of(TAG);
 
-            List<Double> spaced = spacedRoundTrips(server);
-            List<Double> backToBack = backToBackRoundTrips(server);
+            List<Double> spaced = roundTrips(server, 300);
+            List<Double> backToBack = roundTrips(server, 0);
             double p3 = median(python3);
             row("`print(1)` round trip after 40 calls, 1 in flight, calls 0.3 s apart", spaced, "ms",
                     String.format("%.2fx of `python3 -c` (target ≤ 0.2x)", median(spaced) / p3));
@@ -135,8 +135,8 @@ public final class SpeedBenchmark {
             Memory after = Memory.of(TAG);
             // The same round trips once both JVMs' own JITs have compiled the call path: the server and the
             // workers start in HotSpot's interpreter, and a few dozen calls do not warm them.
-            List<Double> spacedWarm = spacedRoundTrips(server);
-            List<Double> backToBackWarm = backToBackRoundTrips(server);
+            List<Double> spacedWarm = roundTrips(server, 300);
+            List<Double> backToBackWarm = roundTrips(server, 0);
             row("`print(1)` round trip after 1,000 calls, 1 in flight, calls 0.3 s apart", spacedWarm, "ms",
                     String.format("%.2fx of `python3 -c` (target ≤ 0.2x)", median(spacedWarm) / p3));
             row("`print(1)` round trip after 1,000 calls, 1 in flight, back to back", backToBackWarm, "ms",
@@ -155,21 +155,14 @@ public final class SpeedBenchmark {
         cpuBound(List.of("--worker.jit=off"), "interpreter only (`--worker.jit=off`)", "Interpreted");
     }
 
-    /** 50 calls at an agent's pace: between calls, the worker has rebuilt its ready context. */
-    private static List<Double> spacedRoundTrips(Server server) throws InterruptedException {
+    /**
+     * 50 {@code print(1)} calls, one at a time. With a pause of 300 ms, an agent's pace, the worker has rebuilt
+     * its ready context before each call; with none, calls wait for context building.
+     */
+    private static List<Double> roundTrips(Server server, long pauseMillis) throws InterruptedException {
         List<Double> times = new ArrayList<>();
         for (int i = 0; i < 50; i++) {
-            Thread.sleep(300);
-            long start = System.nanoTime();
-            server.python("print(1)");
-            times.add(millis(start));
-        }
-        return times;
-    }
-
-    private static List<Double> backToBackRoundTrips(Server server) {
-        List<Double> times = new ArrayList<>();
-        for (int i = 0; i < 50; i++) {
+            Thread.sleep(pauseMillis);
             long start = System.nanoTime();
             server.python("print(1)");
             times.add(millis(start));
@@ -395,10 +388,6 @@ public final class SpeedBenchmark {
         }
     }
 
-    /**
-     * CPU time of the server's and the workers' threads from /proc, summed by thread name without its number
-     * ("GC Thread#1" and "GC Thread#0" are one group): a profile that needs no agent and sees every process.
-     */
     /** The machine, for the report. */
     static final class Machine {
         static String describe() throws IOException {
