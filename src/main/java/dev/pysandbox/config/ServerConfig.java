@@ -34,6 +34,7 @@ public record ServerConfig(
         int maxLineBytes,
         ImportPolicy imports,
         boolean strictBuiltins,
+        List<String> preload,
         String logLevel) {
 
     /** Heap the Graal compiler needs in a worker on top of worker.heap; see WorkerLauncher.workerHeap. */
@@ -84,6 +85,7 @@ public record ServerConfig(
                 integer(s, "transport.max-line-bytes", 1024, Integer.MAX_VALUE),
                 imports(s),
                 bool(s, "builtins.strict"),
+                modules(s, "worker.preload"),
                 logLevel);
     }
 
@@ -95,6 +97,16 @@ public record ServerConfig(
         } catch (IllegalArgumentException e) {
             throw new ConfigException("imports: " + e.getMessage());
         }
+    }
+
+    private static List<String> modules(Settings s, String key) throws ConfigException {
+        List<String> modules = List.of(list(s.get(key)));
+        for (String module : modules) {
+            if (!module.matches("[A-Za-z_][A-Za-z0-9_]*(\\.[A-Za-z_][A-Za-z0-9_]*)*")) {
+                throw new ConfigException(key + ": '" + module + "' is not a module name");
+            }
+        }
+        return modules;
     }
 
     private static String[] list(String raw) {

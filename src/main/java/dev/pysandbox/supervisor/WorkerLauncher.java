@@ -34,8 +34,8 @@ public final class WorkerLauncher {
     private final OsSandbox osSandbox;
 
     /**
-     * @param jit       {@code auto} or {@code off}: whether workers run with the Graal JIT when the build
-     *                  prepared it (see {@link WorkerRuntime})
+     * @param jit       {@code off} or {@code auto}: whether workers run interpreter-only or with the Graal JIT
+     *                  the build prepared (see {@link WorkerRuntime})
      * @param osSandbox {@code auto}, {@code off} or {@code required}: whether workers run inside the OS layer
      *                  (see {@link OsSandbox}); detection happens here, once, and its outcome is logged
      */
@@ -44,10 +44,10 @@ public final class WorkerLauncher {
         this.classPath = workerClassPath();
         Path runtimeDirectory = WorkerRuntimeBuilder.defaultDirectory();
         this.runtime = WorkerRuntime.locate(runtimeDirectory, jit, classPath);
-        if (runtime.optimizing()) {
-            log.info("workers run {}", runtime.description());
-        } else {
+        if (runtime.fallback()) {
             log.warn("workers run {}", runtime.description());
+        } else {
+            log.info("workers run {}", runtime.description());
         }
         this.heap = heap;
         this.resourceCache = resourceCache;
@@ -72,7 +72,7 @@ public final class WorkerLauncher {
     public static WorkerLauncher forConfig(ServerConfig config) throws IOException {
         WorkerSettings settings = new WorkerSettings(config.captureBytes(), config.stopAfterBytes(),
                 config.readyContexts(), Math.max(100, config.killGrace().toMillis() / 3), config.imports(),
-                config.strictBuiltins());
+                config.strictBuiltins(), config.preload());
         return new WorkerLauncher(config.workerHeap(), config.cacheDir(), config.workerJvmOptions(), settings,
                 config.jit(), config.osSandbox());
     }

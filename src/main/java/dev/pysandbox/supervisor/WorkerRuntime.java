@@ -24,10 +24,15 @@ import org.slf4j.LoggerFactory;
  *       specified"). Without the placeholder the compiler comes in on the plain module path, and the JIT
  *       and the AOT cache work together.</li>
  *   <li>{@code compiler/}: the Graal compiler jars, the same version as GraalPy.</li>
- *   <li>{@code worker.aot}: a JDK AOT cache trained on a worker, which halves a worker's start.</li>
+ *   <li>{@code worker-interpreter.aot} and {@code worker.aot}: JDK AOT caches trained on a worker of each kind
+ *       (interpreter-only, JIT), which halve a worker's start. The JVM takes a cache only with the options it
+ *       was trained with, hence one per kind.</li>
  * </ul>
- * Without that folder (a build on a JDK other than 25, which GraalPy 25.0's JIT does not accept) or with
- * {@code worker.jit=off}, workers run on the server's own Java, interpreter-only, and the log says so once.
+ * {@code worker.jit=off}, the default, runs GraalPy interpreter-only: on two cores the JIT costs agent code
+ * more than it returns, because the code is new every call and its compiled code dies with its context
+ * (BENCHMARKS.md, agent workload). {@code auto} runs the Graal JIT. Without the folder (a build on a JDK other
+ * than 25, which GraalPy 25.0's JIT does not accept) workers run on the server's own Java, interpreter-only,
+ * without an AOT cache, and the log says so once.
  */
 public final class WorkerRuntime {
     private static final Logger log = LoggerFactory.getLogger(WorkerRuntime.class);
@@ -36,19 +41,24 @@ public final class WorkerRuntime {
 
     static final String JDK_DIR = "jdk";
     static final String COMPILER_DIR = "compiler";
+    /** The JIT workers' AOT cache; beside each cache, {@code NAME.classpath} is the class path it was trained with. */
     static final String AOT_CACHE = "worker.aot";
-    /** The class path the AOT cache was trained with: the JVM only accepts the cache on the same one. */
-    static final String AOT_CLASS_PATH = "worker.aot.classpath";
+    /** The interpreter-only workers' AOT cache. */
+    static final String INTERPRETER_AOT_CACHE = "worker-interpreter.aot";
+    /** Selects Truffle's interpreter-only runtime without first looking for the optimizing one. */
+    static final String FALLBACK_RUNTIME = "-Dtruffle.UseFallbackRuntime=true";
 
     private final Path java;
     private final List<String> jvmOptions;
     private final boolean optimizing;
     private final String description;
     private final boolean offersAotCache;
+    private final boolean fallback;
     private final AtomicBoolean fallbackReported = new AtomicBoolean();
     private final AtomicBoolean aotRefusalReported = new AtomicBoolean();
 
-    private WorkerRuntime(Path java, List<String> jvmOptions, boolean optimizing, String description) {
+    private WorkerRuntime(Path java, List<String> jvmOptions, boolean optimizing, String description, boolean fallback) {
+        this.fallback = fallback;
         this.java = java;
         this.jvmOptions = List.copyOf(jvmOptions);
         this.optimizing = optimizing;
@@ -62,24 +72,41 @@ public final class WorkerRuntime {
      * @param classPath the workers' class path, which must match the one the AOT cache was trained on
      */
     static WorkerRuntime locate(Path dir, String jit, String classPath) {
-        if (jit.equals("off")) {
-            return interpreterOnly("worker.jit=off");
-        }
         Path java = dir.resolve(JDK_DIR).resolve("bin").resolve("java");
+        if (jit.equals("off")) {
+            if (!Files.isExecutable(java)) {
+                return interpreterOnly("worker.jit=off, and no prepared worker runtime at " + dir);
+            }
+            List<String> options = new ArrayList<>(List.of(FALLBACK_RUNTIME));
+            String cache = withAotCache(dir, INTERPRETER_AOT_CACHE, classPath, options);
+            return new WorkerRuntime(java, options, false,
+                    "GraalPy interpreter-only (worker.jit=off, the default) on " + java + ", " + cache, false);
+        }
         List<Path> compiler = jars(dir.resolve(COMPILER_DIR));
         if (!Files.isExecutable(java) || compiler.isEmpty()) {
             return interpreterOnly("no prepared worker runtime at " + dir
                     + " (the build makes one when it runs on JDK 25: rebuild with ./mvnw package on JDK 25)");
         }
         List<String> options = new ArrayList<>(optimizingOptions(compiler));
-        String cache = "without an AOT cache (workers start slower)";
-        if (aotCacheFits(dir, classPath)) {
-            options.add("-XX:AOTCache=" + dir.resolve(AOT_CACHE));
-            cache = "with its AOT cache";
-        } else if (Files.exists(dir.resolve(AOT_CACHE))) {
-            cache = "without its AOT cache, which was trained for another class path (workers start slower)";
+        String cache = withAotCache(dir, AOT_CACHE, classPath, options);
+        return new WorkerRuntime(java, options, true, "GraalPy with the Graal JIT on " + java + ", " + cache, false);
+    }
+
+    /** Adds the AOT cache {@code name} to {@code options} if it fits this class path; says which way it went. */
+    private static String withAotCache(Path dir, String name, String classPath, List<String> options) {
+        if (aotCacheFits(dir, name, classPath)) {
+            options.add("-XX:AOTCache=" + dir.resolve(name));
+            return "with its AOT cache";
         }
-        return new WorkerRuntime(java, options, true, "GraalPy with the Graal JIT on " + java + ", " + cache);
+        if (Files.exists(dir.resolve(name))) {
+            return "without its AOT cache, which was trained for another class path (workers start slower)";
+        }
+        return "without an AOT cache (workers start slower)";
+    }
+
+    /** The AOT cache for workers of this kind. */
+    static String aotCacheName(boolean optimizing) {
+        return optimizing ? AOT_CACHE : INTERPRETER_AOT_CACHE;
     }
 
     /** The options that bring the Graal compiler in as the JVMCI compiler Truffle compiles Python with. */
@@ -92,7 +119,12 @@ public final class WorkerRuntime {
     static WorkerRuntime interpreterOnly(String reason) {
         Path java = Path.of(System.getProperty("java.home"), "bin", "java");
         return new WorkerRuntime(java, List.of(), false,
-                "GraalPy interpreter-only (several times slower than with the JIT) on " + java + ": " + reason);
+                "GraalPy interpreter-only, without an AOT cache (workers start slower), on " + java + ": " + reason, true);
+    }
+
+    /** Whether this is less than was asked for (no prepared runtime), which the log should warn about. */
+    boolean fallback() {
+        return fallback;
     }
 
     Path java() {
@@ -131,10 +163,10 @@ public final class WorkerRuntime {
         return false;
     }
 
-    private static boolean aotCacheFits(Path dir, String classPath) {
+    private static boolean aotCacheFits(Path dir, String name, String classPath) {
         try {
-            return Files.isRegularFile(dir.resolve(AOT_CACHE))
-                    && Files.readString(dir.resolve(AOT_CLASS_PATH)).strip().equals(classPath);
+            return Files.isRegularFile(dir.resolve(name))
+                    && Files.readString(dir.resolve(name + ".classpath")).strip().equals(classPath);
         } catch (IOException e) {
             return false;
         }

@@ -94,8 +94,13 @@ public final class WorkerRuntimeBuilder {
             out.println("prepare-workers: WARNING workers will run interpreter-only");
             return 0;
         }
-        if (!trainAotCache(WorkerLauncher.forConfig(config), out)) {
-            out.println("prepare-workers: WARNING no AOT cache; workers will start slower");
+        // One cache per kind of worker, the configured kind first: the JVM takes a cache only with the options
+        // it was trained with, and a server started with the other worker.jit should start fast too.
+        boolean configured = !config.jit().equals("off");
+        for (boolean optimizing : new boolean[] {configured, !configured}) {
+            if (!trainAotCache(WorkerLauncher.forConfig(config), optimizing, out)) {
+                out.println("prepare-workers: WARNING no AOT cache for " + kind(optimizing) + " workers; they will start slower");
+            }
         }
         return 0;
     }
@@ -132,12 +137,14 @@ public final class WorkerRuntimeBuilder {
      * OS layer (it must write the cache) but is otherwise launched exactly as in service, because the JVM
      * only accepts the cache with the same class path and module options.
      */
-    private boolean trainAotCache(WorkerLauncher launcher, PrintStream out) throws IOException, InterruptedException {
-        Path cache = dir.resolve(WorkerRuntime.AOT_CACHE);
-        Path stamp = dir.resolve(WorkerRuntime.AOT_CLASS_PATH);
-        TrainedCache trained = new TrainedCache(cache, dir.resolve("worker.aot.trained-with"));
+    private boolean trainAotCache(WorkerLauncher launcher, boolean optimizing, PrintStream out)
+            throws IOException, InterruptedException {
+        String name = WorkerRuntime.aotCacheName(optimizing);
+        Path cache = dir.resolve(name);
+        Path stamp = dir.resolve(name + ".classpath");
+        TrainedCache trained = new TrainedCache(cache, dir.resolve(name + ".trained-with"));
         String classPath = WorkerLauncher.workerClassPath();
-        WorkerRuntime runtime = WorkerRuntime.locate(dir, "auto", classPath);
+        WorkerRuntime runtime = WorkerRuntime.locate(dir, optimizing ? "auto" : "off", classPath);
         List<String> command = new ArrayList<>(launcher.javaCommand(runtime, "aot-training"));
         command.removeIf(option -> option.startsWith("-XX:AOTCache=")); // the old cache, if any, is not an input
         String trainingCommand = String.join(" ", command);
@@ -147,14 +154,14 @@ public final class WorkerRuntimeBuilder {
             inputs.addAll(entry.endsWith(".jar") ? TrainedCache.jarAndLibraries(Path.of(entry)) : List.of(Path.of(entry)));
         }
         if (trained.isCurrent(trainingCommand, inputs)) {
-            out.println("prepare-workers: worker AOT cache is up to date");
+            out.println("prepare-workers: " + kind(optimizing) + " worker AOT cache is up to date");
             return true;
         }
         trained.forget();
         Files.deleteIfExists(stamp);
         command.add(1, "-XX:AOTCacheOutput=" + cache);
-        out.println("prepare-workers: training the worker AOT cache (about a minute)");
-        Path log = dir.resolve("aot-training.log");
+        out.println("prepare-workers: training the " + kind(optimizing) + " worker AOT cache (about a minute)");
+        Path log = dir.resolve(name + ".training.log");
         ProcessBuilder builder = new ProcessBuilder(command).directory(launcher.resourceCache().toFile())
                 .redirectError(log.toFile());
         WorkerLauncher.keepOnlyNeededEnvironment(builder.environment());
@@ -189,8 +196,12 @@ public final class WorkerRuntimeBuilder {
         }
         Files.writeString(stamp, classPath + "\n");
         trained.remember(trainingCommand);
-        out.println("prepare-workers: AOT cache written (" + Files.size(cache) / (1024 * 1024) + " MB)");
+        out.println("prepare-workers: " + kind(optimizing) + " worker AOT cache written (" + Files.size(cache) / (1024 * 1024) + " MB)");
         return true;
+    }
+
+    private static String kind(boolean optimizing) {
+        return optimizing ? "JIT" : "interpreter-only";
     }
 
     private static boolean awaitResult(BufferedReader events, long id) throws IOException {

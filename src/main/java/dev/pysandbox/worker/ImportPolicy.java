@@ -24,12 +24,18 @@ public final class ImportPolicy {
             "math", "random", "string", "re", "json", "collections", "itertools", "functools", "operator",
             "datetime", "time");
 
-    /** The pure-computation part of the standard library. */
+    /**
+     * The pure-computation part of the standard library: what agents import to reshape data in memory. {@code io}
+     * is here for StringIO and BytesIO (the context refuses files whatever {@code io.open} is asked), {@code zlib}
+     * and {@code gzip} for bytes in memory; {@code xml.etree} builds and serializes trees, and says plainly that
+     * it cannot parse text (GraalPy ships no expat parser; see the prelude).
+     */
     private static final List<String> STANDARD = List.of(
-            "math", "cmath", "decimal", "fractions", "statistics", "random", "string", "textwrap", "re", "json",
-            "csv", "collections", "itertools", "functools", "operator", "copy", "dataclasses", "enum", "typing",
-            "datetime", "time", "calendar", "base64", "hashlib", "hmac", "struct", "difflib", "pprint", "bisect",
-            "heapq", "array", "numbers", "unicodedata", "uuid", "urllib.parse");
+            "math", "cmath", "decimal", "fractions", "statistics", "random", "secrets", "string", "textwrap", "re",
+            "json", "csv", "io", "html", "xml.etree", "collections", "itertools", "functools", "operator", "copy",
+            "contextlib", "abc", "dataclasses", "enum", "typing", "graphlib", "datetime", "time", "calendar",
+            "base64", "hashlib", "hmac", "struct", "zlib", "gzip", "difflib", "shlex", "fnmatch", "pprint",
+            "bisect", "heapq", "array", "numbers", "colorsys", "ipaddress", "unicodedata", "uuid", "urllib.parse");
 
     private final String name;
     private final Set<String> modules;

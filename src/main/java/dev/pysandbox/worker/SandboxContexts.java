@@ -43,8 +43,12 @@ final class SandboxContexts implements AutoCloseable {
         this.prelude = Source.newBuilder("python", readPrelude(), "<sandbox-prelude>").buildLiteral();
     }
 
-    /** Builds a context, starts Python in it, installs the policy layers and the runner: all but user code. */
-    PreparedContext prepare() {
+    /**
+     * Builds a context, starts Python in it, installs the policy layers and the runner: all but user code.
+     *
+     * @param preload whether to import the configured modules too (see {@link WorkerSettings#preload()})
+     */
+    PreparedContext prepare(boolean preload) {
         CallStreams streams = new CallStreams();
         Context context = Context.newBuilder("python")
                 .engine(engine)
@@ -66,7 +70,8 @@ final class SandboxContexts implements AutoCloseable {
                 .allowValueSharing(false)
                 .build();
         try {
-            Value runner = context.eval(prelude).execute(settings.imports().encode(), settings.strictBuiltins());
+            Value runner = context.eval(prelude).execute(settings.imports().encode(), settings.strictBuiltins(),
+                    preload ? String.join(",", settings.preload()) : "");
             return new PreparedContext(context, streams, runner);
         } catch (RuntimeException e) {
             context.close(true);

@@ -1,5 +1,7 @@
 package dev.pysandbox.worker;
 
+import java.util.List;
+
 /**
  * The limits a worker applies to each call, handed over by the supervisor as system properties so that
  * the worker needs no configuration file of its own.
@@ -10,10 +12,16 @@ package dev.pysandbox.worker;
  * @param interruptWaitMillis how long an interrupt may take before the worker gives up on its context
  * @param imports            which modules user code may import
  * @param strictBuiltins     whether user code may not name eval, exec, open and the other escape hatches
+ * @param preload            modules each ready context imports before its call arrives (those the import
+ *                           policy allows; the others are dropped here)
  */
 public record WorkerSettings(int captureBytes, long stopAfterBytes, int readyContexts, long interruptWaitMillis,
-        ImportPolicy imports, boolean strictBuiltins) {
+        ImportPolicy imports, boolean strictBuiltins, List<String> preload) {
     static final String PREFIX = "pysandbox.worker.";
+
+    public WorkerSettings {
+        preload = preload.stream().filter(imports::allows).toList();
+    }
 
     public String[] asSystemProperties() {
         return new String[] {
@@ -23,6 +31,7 @@ public record WorkerSettings(int captureBytes, long stopAfterBytes, int readyCon
             "-D" + PREFIX + "interruptWaitMillis=" + interruptWaitMillis,
             "-D" + PREFIX + "imports=" + imports.encode(),
             "-D" + PREFIX + "strictBuiltins=" + strictBuiltins,
+            "-D" + PREFIX + "preload=" + String.join(",", preload),
         };
     }
 
@@ -33,6 +42,7 @@ public record WorkerSettings(int captureBytes, long stopAfterBytes, int readyCon
                 Integer.getInteger(PREFIX + "readyContexts", 1),
                 Long.getLong(PREFIX + "interruptWaitMillis", 500),
                 ImportPolicy.decode(System.getProperty(PREFIX + "imports", ImportPolicy.standard().encode())),
-                Boolean.getBoolean(PREFIX + "strictBuiltins"));
+                Boolean.getBoolean(PREFIX + "strictBuiltins"),
+                List.of(System.getProperty(PREFIX + "preload", "").split(",")).stream().filter(m -> !m.isBlank()).toList());
     }
 }

@@ -9,9 +9,10 @@
 # optional strict profile. They make the sandbox's rules visible early and clearly; they are not the
 # boundary (the context settings and the worker process are), so a way around them still reaches nothing.
 
-def _make_runner(allowed_imports, strict):
+def _make_runner(allowed_imports, strict, preload):
     """allowed_imports: '*' for no import checks, else comma-separated module names (packages include
-    their submodules). strict: forbid naming eval, exec, open and the other introspection builtins."""
+    their submodules). strict: forbid naming eval, exec, open and the other introspection builtins.
+    preload: comma-separated modules to import now, before any user code, so calls find them loaded."""
     import sys, os, posix, builtins, _signal
 
     # The prelude's own lazy imports must not go through the import guard installed below: its functions
@@ -202,6 +203,37 @@ def _make_runner(allowed_imports, strict):
     for name in ('java', '_posixsubprocess', '_ctypes', 'ctypes'):
         sys.modules[name] = None
 
+    # GraalPy ships no expat parser, so xml.etree.ElementTree built and serialized trees but failed to parse
+    # text with "No module named expat; use SimpleXMLTreeBuilder instead", which points nowhere. A finder
+    # placed last (a real pyexpat, should one ship, is still found first) gives a stand-in whose parser says
+    # what is missing.
+    class NoExpat:
+        message = ('XML parsing is not available in this sandbox: GraalPy has no expat parser; '
+                   'xml.etree.ElementTree can still build, search and serialize trees')
+
+        @classmethod
+        def find_spec(cls, name, path=None, target=None):
+            return sys.modules['_frozen_importlib'].spec_from_loader(name, cls) if name == 'pyexpat' else None
+
+        @staticmethod
+        def create_module(spec):
+            return None
+
+        @classmethod
+        def exec_module(cls, module):
+            class ExpatError(Exception):
+                pass
+
+            def ParserCreate(*args, **kwargs):
+                raise NotImplementedError(cls.message)
+
+            module.ParserCreate = ParserCreate
+            module.ExpatError = module.error = ExpatError
+            module.model = type(sys)('pyexpat.model')
+            module.errors = type(sys)('pyexpat.errors')
+
+    sys.meta_path.append(NoExpat)
+
     if allowed_imports != '*':
         allowed = frozenset(allowed_imports.split(','))
         listing = ', '.join(sorted(allowed))
@@ -269,6 +301,14 @@ def _make_runner(allowed_imports, strict):
             return (1, 'The result could not be reported: %s' % type(e).__name__, None)
         finally:
             flush()
+
+    # Imported here, while the worker is idle, instead of in the call that needs them. Each context is new, so
+    # these modules' state is this call's own. The worker checked them against the import policy.
+    for name in preload.split(',') if preload else ():
+        try:
+            load(name)
+        except BaseException:
+            pass  # the call that imports it meets the same failure, reported as Python reports it
 
     run.flush = flush
     return run

@@ -66,7 +66,7 @@ public final class SpeedBenchmark {
         String section = String.join("\n", bench.out) + "\n";
         System.out.print(section);
         if (args.length > 1) {
-            replaceSection(Path.of(args[1]), section);
+            replaceSection(Path.of(args[1]), "bench/speed", section);
         }
         System.exit(0);
     }
@@ -150,9 +150,9 @@ public final class SpeedBenchmark {
         }
 
         line("");
-        cpuBound(List.of(), "default workers (Graal JIT, Parallel GC)", "GraalVM CE");
-        cpuBound(List.of("--worker.jvm-options=-XX:+UseG1GC"), "the same with G1 instead of Parallel GC", "GraalVM CE");
-        cpuBound(List.of("--worker.jit=off"), "interpreter only (`--worker.jit=off`)", "Interpreted");
+        cpuBound(List.of("--worker.jit=auto"), "Graal JIT workers (`--worker.jit=auto`, Parallel GC)", "GraalVM CE");
+        cpuBound(List.of("--worker.jit=auto", "--worker.jvm-options=-XX:+UseG1GC"), "the same with G1 instead of Parallel GC", "GraalVM CE");
+        cpuBound(List.of(), "default workers (interpreter only, `--worker.jit=off`)", "Interpreted");
     }
 
     /**
@@ -298,10 +298,10 @@ public final class SpeedBenchmark {
         return (System.nanoTime() - startNanos) / 1e6;
     }
 
-    /** Puts {@code section} between the speed markers of BENCHMARKS.md, or appends it with them. */
-    static void replaceSection(Path file, String section) throws IOException {
-        String begin = "<!-- bench/speed:begin -->";
-        String end = "<!-- bench/speed:end -->";
+    /** Puts {@code section} between the markers {@code <!-- NAME:begin/end -->} of BENCHMARKS.md, or appends it with them. */
+    static void replaceSection(Path file, String name, String section) throws IOException {
+        String begin = "<!-- " + name + ":begin -->";
+        String end = "<!-- " + name + ":end -->";
         String text = Files.exists(file) ? Files.readString(file) : "# Benchmarks\n";
         String block = begin + "\n" + section + end;
         int b = text.indexOf(begin);

@@ -13,9 +13,9 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
- * Workers run GraalPy with the Graal JIT, from the worker runtime the build prepared, with its AOT cache;
- * {@code worker.jit=off} falls back to the interpreter with one warning; and the server itself starts with
- * the AOT cache the build trained for it.
+ * Workers run GraalPy interpreter-only by default and with the Graal JIT on {@code worker.jit=auto}, each kind
+ * from the worker runtime the build prepared, with its own AOT cache; and the server itself starts with the AOT
+ * cache the build trained for it.
  */
 class WorkerRuntimeIT {
     @Test
@@ -24,7 +24,7 @@ class WorkerRuntimeIT {
         assumeTrue(Files.isExecutable(SandboxServer.PROJECT_ROOT.resolve("target/worker-runtime/jdk/bin/java")),
                 "no worker runtime: the build ran on a JDK other than 25");
         String tag = "pysandbox.jit-it=" + ProcessHandle.current().pid();
-        try (SandboxServer server = SandboxServer.start("--workers=1", "--worker.jvm-options=-D" + tag)) {
+        try (SandboxServer server = SandboxServer.start("--workers=1", "--worker.jit=auto", "--worker.jvm-options=-D" + tag)) {
             assertEquals("1\n", server.python("print(1)").get("stdout"));
             assertTrue(server.log.stream().anyMatch(l -> l.contains("is ready on GraalVM CE, AOT cache in use")),
                     () -> "the optimizing engine, and the JVM mapped the AOT cache: " + server.log);
@@ -55,12 +55,20 @@ class WorkerRuntimeIT {
     }
 
     @Test
-    void jitOffRunsInterpreterOnlyAndSaysSo() {
-        try (SandboxServer server = SandboxServer.start("--workers=2", "--worker.jit=off")) {
+    void byDefaultWorkersRunInterpreterOnlyFromThePreparedJdkWithTheirOwnAotCache() {
+        assumeTrue(Files.isExecutable(SandboxServer.PROJECT_ROOT.resolve("target/worker-runtime/jdk/bin/java")),
+                "no worker runtime: the build ran on a JDK other than 25");
+        String tag = "pysandbox.interpreter-it=" + ProcessHandle.current().pid();
+        try (SandboxServer server = SandboxServer.start("--workers=1", "--worker.jvm-options=-D" + tag)) {
             assertEquals("1\n", server.python("print(1)").get("stdout"));
-            assertTrue(server.log.stream().anyMatch(l -> l.contains("is ready on Interpreted")), () -> String.join("\n", server.log));
-            assertEquals(1, server.log.stream().filter(l -> l.contains("WARN") && l.contains("interpreter-only")).count(),
-                    () -> String.join("\n", server.log));
+            assertTrue(server.log.stream().anyMatch(l -> l.contains("is ready on Interpreted, AOT cache in use")),
+                    () -> "the interpreter-only engine, and the JVM mapped its AOT cache: " + server.log);
+            assertFalse(server.log.stream().anyMatch(l -> l.contains("WARN")), () -> String.join("\n", server.log));
+            String command = SandboxServer.workersTagged(tag).get(0).info().commandLine().orElse("");
+            assertTrue(command.contains("worker-runtime/jdk/bin/java"), command);
+            assertTrue(command.contains("-Dtruffle.UseFallbackRuntime=true"), command);
+            assertTrue(command.contains("-XX:AOTCache=") && command.contains("worker-interpreter.aot"), command);
+            assertFalse(command.contains("-XX:+EnableJVMCI"), command);
         }
     }
 }

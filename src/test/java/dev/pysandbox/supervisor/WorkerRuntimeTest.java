@@ -18,19 +18,40 @@ class WorkerRuntimeTest {
     Path dir;
 
     @Test
-    void jitOffUsesTheServersOwnJavaWithNoJitOptions() throws IOException {
+    void jitOffUsesThePreparedJdkInterpreterOnlyWithItsOwnAotCache() throws IOException {
         prepare("/app.jar");
         WorkerRuntime runtime = WorkerRuntime.locate(dir, "off", "/app.jar");
         assertFalse(runtime.optimizing());
+        assertFalse(runtime.fallback(), "interpreter-only by choice is not a fallback");
+        assertEquals(dir.resolve("jdk/bin/java"), runtime.java());
+        assertEquals(java.util.List.of("-Dtruffle.UseFallbackRuntime=true",
+                "-XX:AOTCache=" + dir.resolve("worker-interpreter.aot")), runtime.jvmOptions());
+        assertTrue(runtime.description().contains("worker.jit=off"));
+    }
+
+    @Test
+    void jitOffWithoutAPreparedRuntimeUsesTheServersOwnJavaAndWarns() {
+        WorkerRuntime runtime = WorkerRuntime.locate(dir, "off", "/app.jar");
+        assertFalse(runtime.optimizing());
+        assertTrue(runtime.fallback());
         assertEquals(Path.of(System.getProperty("java.home"), "bin", "java"), runtime.java());
         assertEquals(java.util.List.of(), runtime.jvmOptions());
-        assertTrue(runtime.description().contains("worker.jit=off"));
+    }
+
+    @Test
+    void eachKindOfWorkerTakesOnlyItsOwnAotCache() throws IOException {
+        prepare("/app.jar");
+        Files.delete(dir.resolve("worker-interpreter.aot"));
+        assertFalse(String.join(" ", WorkerRuntime.locate(dir, "off", "/app.jar").jvmOptions()).contains("AOTCache"),
+                "the JIT workers' cache was trained with other options");
+        assertTrue(String.join(" ", WorkerRuntime.locate(dir, "auto", "/app.jar").jvmOptions()).contains("worker.aot"));
     }
 
     @Test
     void missingRuntimeFallsBackToTheInterpreterAndSaysHowToGetTheJit() {
         WorkerRuntime runtime = WorkerRuntime.locate(dir, "auto", "/app.jar");
         assertFalse(runtime.optimizing());
+        assertTrue(runtime.fallback());
         assertTrue(runtime.description().contains("JDK 25"), runtime.description());
     }
 
@@ -64,7 +85,7 @@ class WorkerRuntimeTest {
         assertFalse(runtime.checkEngine("GraalVM CE", true));
         assertTrue(runtime.checkEngine("Interpreted", true));
         assertFalse(runtime.checkEngine("Interpreted", true), "said once, not per worker");
-        assertFalse(WorkerRuntime.locate(dir, "off", "/app.jar").checkEngine("Interpreted", false),
+        assertFalse(WorkerRuntime.locate(dir, "off", "/app.jar").checkEngine("Interpreted", true),
                 "interpreter-only by choice is not news");
     }
 
@@ -91,7 +112,9 @@ class WorkerRuntimeTest {
         Files.writeString(java, "#!/bin/sh\n");
         Files.setPosixFilePermissions(java, PosixFilePermissions.fromString("rwxr-xr-x"));
         Files.writeString(Files.createDirectories(dir.resolve("compiler")).resolve("compiler.jar"), "");
-        Files.writeString(dir.resolve("worker.aot"), "");
-        Files.writeString(dir.resolve("worker.aot.classpath"), trainedClassPath + "\n");
+        for (String cache : new String[] {"worker.aot", "worker-interpreter.aot"}) {
+            Files.writeString(dir.resolve(cache), "");
+            Files.writeString(dir.resolve(cache + ".classpath"), trainedClassPath + "\n");
+        }
     }
 }

@@ -44,7 +44,10 @@ public final class ContextCostProbe {
             return;
         }
         Supplier<PreparedContext> contexts = switch (variant) {
-            case "worker" -> new SandboxContexts(WorkerSettings.fromSystemProperties())::prepare;
+            case "worker" -> {
+                SandboxContexts worker = new SandboxContexts(WorkerSettings.fromSystemProperties());
+                yield () -> worker.prepare(false);
+            }
             case "trusted" -> trusted(Map.of());
             case "trusted-high-thresholds" -> trusted(Map.of(
                     "engine.FirstTierCompilationThreshold", "50000",
@@ -82,11 +85,11 @@ public final class ContextCostProbe {
         StringBuilder runner = new StringBuilder();
         StringBuilder source = new StringBuilder();
         for (int i = 0; i < FIB_RUNS; i++) {
-            PreparedContext viaRunner = contexts.prepare();
+            PreparedContext viaRunner = contexts.prepare(false);
             viaRunner.runner().execute(FIB, "<string>", 1024);
             runner.append(String.format(" %.0f", viaRunner.context().getBindings("python").getMember("elapsed").asDouble()));
             viaRunner.context().close(true);
-            PreparedContext viaSource = contexts.prepare();
+            PreparedContext viaSource = contexts.prepare(false);
             viaSource.context().eval(fib);
             source.append(String.format(" %.0f", viaSource.context().getBindings("python").getMember("elapsed").asDouble()));
             viaSource.context().close(true);
@@ -117,7 +120,7 @@ public final class ContextCostProbe {
                     .allowNativeAccess(false).allowCreateThread(false).allowCreateProcess(false)
                     .build();
             return new PreparedContext(context, streams,
-                    context.eval(prelude).execute(settings.imports().encode(), settings.strictBuiltins()));
+                    context.eval(prelude).execute(settings.imports().encode(), settings.strictBuiltins(), String.join(",", settings.preload())));
         };
     }
 }

@@ -1,0 +1,232 @@
+package dev.pysandbox.bench;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.LocalDate;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.stream.Stream;
+
+import dev.pysandbox.bench.SpeedBenchmark.Machine;
+import dev.pysandbox.bench.SpeedBenchmark.Server;
+
+/**
+ * The agent workload (bench/agent-workload, issue 10): the corpus of code agents typically send, each snippet as
+ * text the server has never seen (a fresh comment line), through the real server and the MCP Java SDK client,
+ * against {@code python3 -c} of the same text. CPython is timed first, while no server runs, because the
+ * server's background compilation slows a CPython beside it (measured: 2.6 s against 6.0 s for a corpus).
+ * Prints a Markdown section for BENCHMARKS.md.
+ */
+public final class AgentWorkload {
+    private static final int CPYTHON_RUNS = 3;
+    private static final int WARM_PASSES = 3;
+    private static final int CALLS_BEFORE_WARM = 200;
+    private static final String FIRST_CALL = "import statistics; print(statistics.mean([1, 2, 3]))";
+
+    record Snippet(String name, String code, String expected) {
+        /** The snippet behind a comment line no call has sent before, so no cache has seen the text. */
+        String fresh() {
+            return "# " + UUID.randomUUID() + "\n" + code;
+        }
+    }
+
+    /** One snippet's round trip in ms and whether its output was CPython's. */
+    record Timing(double millis, boolean identical) {
+    }
+
+    private final Path launcher;
+    private final List<Snippet> corpus;
+    private final List<String> flags;
+    private final List<String> out = new ArrayList<>();
+
+    private AgentWorkload(Path launcher, List<Snippet> corpus, List<String> flags) {
+        this.launcher = launcher;
+        this.corpus = corpus;
+        this.flags = flags;
+    }
+
+    /** Arguments: launcher, corpus folder, BENCHMARKS.md (or -), then server flags to compare variants. */
+    public static void main(String[] args) throws Exception {
+        AgentWorkload bench = new AgentWorkload(Path.of(args[0]), load(Path.of(args[1])), List.of(args).subList(3, args.length));
+        bench.run();
+        String section = String.join("\n", bench.out) + "\n";
+        System.out.print(section);
+        if (!args[2].equals("-")) {
+            SpeedBenchmark.replaceSection(Path.of(args[2]), "bench/agent-workload", section);
+        }
+        System.exit(0);
+    }
+
+    static List<Snippet> load(Path dir) throws IOException {
+        try (Stream<Path> files = Files.list(dir)) {
+            List<Snippet> snippets = new ArrayList<>();
+            for (Path file : files.filter(f -> f.toString().endsWith(".py")).sorted().toList()) {
+                String name = file.getFileName().toString().replaceAll("\\.py$", "");
+                snippets.add(new Snippet(name, Files.readString(file), Files.readString(dir.resolve(name + ".out"))));
+            }
+            return snippets;
+        }
+    }
+
+    private void run() throws Exception {
+        line("## Agent workload: the code agents send, new text each call, against `python3 -c`");
+        line("");
+        line("Command: `bench/agent-workload` (real server via `bin/python-sandbox-mcp`"
+                + (flags.isEmpty() ? " on the default config" : " with " + String.join(" ", flags))
+                + ", MCP Java SDK client over stdio, no session unless stated). Each call sends its snippet behind a "
+                + "fresh comment line. CPython is the interpreter binary, timed before the server starts.");
+        line("");
+        line("Run of " + LocalDate.now() + " on " + Machine.describe() + ".");
+        line("");
+
+        String cpython = Machine.python3Executable();
+        Map<String, Timing> baseline = new HashMap<>();
+        for (Snippet snippet : corpus) {
+            List<Double> runs = new ArrayList<>();
+            boolean identical = true;
+            for (int i = 0; i < CPYTHON_RUNS; i++) {
+                long start = System.nanoTime();
+                String printed = cpython(cpython, snippet.fresh());
+                runs.add(millis(start));
+                identical &= printed.equals(snippet.expected());
+            }
+            baseline.put(snippet.name(), new Timing(SpeedBenchmark.median(runs), identical));
+        }
+        List<Double> printOne = new ArrayList<>();
+        for (int i = 0; i < 20; i++) {
+            long start = System.nanoTime();
+            cpython(cpython, "print(1)");
+            printOne.add(millis(start));
+        }
+        long firstStart = System.nanoTime();
+        cpython(cpython, FIRST_CALL);
+        double cpythonFirst = millis(firstStart);
+
+        Map<String, Timing> fresh;
+        Map<String, Timing> warm;
+        Map<String, Timing> session;
+        double toList;
+        double toFirst;
+        List<Double> backToBack = new ArrayList<>();
+        long launch = System.nanoTime();
+        try (Server server = Server.start(launcher, flags)) {
+            server.client.listTools();
+            toList = seconds(launch);
+            server.python(FIRST_CALL);
+            toFirst = seconds(launch);
+            int calls = 1;
+            fresh = pass(server, null);
+            calls += corpus.size();
+            for (int i = 0; i < 20; i++) {
+                long start = System.nanoTime();
+                server.python("print(1)");
+                backToBack.add(millis(start));
+            }
+            calls += 20;
+            for (; calls < CALLS_BEFORE_WARM; calls++) {
+                server.python("# " + calls + "\nprint(sum(i * i for i in range(" + calls + ")))");
+            }
+            List<Map<String, Timing>> passes = new ArrayList<>();
+            for (int i = 0; i < WARM_PASSES; i++) {
+                passes.add(pass(server, null));
+            }
+            warm = medianOf(passes);
+            session = pass(server, "agent-workload-" + UUID.randomUUID());
+        }
+
+        line("| measurement | this server | CPython | ratio |");
+        line("| --- | --- | --- | --- |");
+        line(String.format("| launch to `tools/list` answered | %.2f s | | target ≤ 1.5 s |", toList));
+        line(String.format("| launch to the first `%s` answered | %.2f s | %.0f ms | target ≤ 3 s |", FIRST_CALL, toFirst, cpythonFirst));
+        line(String.format("| `print(1)` back to back after %d calls, median of 20 | %.1f ms | %.1f ms | %.2fx (target ≤ 0.2x) |",
+                corpus.size() + 1, SpeedBenchmark.median(backToBack), SpeedBenchmark.median(printOne),
+                SpeedBenchmark.median(backToBack) / SpeedBenchmark.median(printOne)));
+        line("");
+        line("Per snippet, round trip in ms (CPython: median of " + CPYTHON_RUNS + " runs of `python3 -c`; (b): median of "
+                + WARM_PASSES + " passes). Ratio = this server / CPython; \"same\" = stdout identical to CPython's.");
+        line("");
+        line("| snippet | CPython | (a) just started | ratio | same | (b) after " + CALLS_BEFORE_WARM
+                + " calls | ratio | same | (c) one session | ratio | same |");
+        line("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |");
+        for (Snippet snippet : corpus) {
+            Timing c = baseline.get(snippet.name());
+            StringBuilder row = new StringBuilder(String.format("| %s | %.0f%s |", snippet.name(), c.millis(),
+                    c.identical() ? "" : " (output differs from the recorded one!)"));
+            for (Map<String, Timing> mode : List.of(fresh, warm, session)) {
+                Timing t = mode.get(snippet.name());
+                row.append(String.format(" %.0f | %.1fx | %s |", t.millis(), t.millis() / c.millis(), t.identical() ? "yes" : "**no**"));
+            }
+            line(row.toString());
+        }
+        StringBuilder summary = new StringBuilder("| **geometric mean / worst** | |");
+        for (Map<String, Timing> mode : List.of(fresh, warm, session)) {
+            double logSum = 0;
+            double worst = 0;
+            String worstName = "";
+            long identical = 0;
+            for (Snippet snippet : corpus) {
+                double ratio = mode.get(snippet.name()).millis() / baseline.get(snippet.name()).millis();
+                logSum += Math.log(ratio);
+                if (ratio > worst) {
+                    worst = ratio;
+                    worstName = snippet.name();
+                }
+                identical += mode.get(snippet.name()).identical() ? 1 : 0;
+            }
+            summary.append(String.format(" | **%.2fx** / %.1fx (%s) | %d of %d |", Math.exp(logSum / corpus.size()),
+                    worst, worstName, identical, corpus.size()));
+        }
+        line(summary.toString());
+        line("");
+        line("Targets for (b): geometric mean ≤ 2x, worst ≤ 5x, every output identical.");
+    }
+
+    /** One pass over the corpus, each snippet as new text; in a session if {@code session} is not null. */
+    private Map<String, Timing> pass(Server server, String session) {
+        Map<String, Timing> timings = new HashMap<>();
+        for (Snippet snippet : corpus) {
+            Map<String, Object> arguments = new HashMap<>(Map.of("language", "python", "code", snippet.fresh(), "timeout", 300));
+            if (session != null) {
+                arguments.put("session_id", session);
+            }
+            long start = System.nanoTime();
+            Map<?, ?> result = server.execute(arguments);
+            double took = millis(start);
+            timings.put(snippet.name(), new Timing(took, "success".equals(result.get("status"))
+                    && snippet.expected().equals(result.get("stdout"))));
+        }
+        return timings;
+    }
+
+    private static Map<String, Timing> medianOf(List<Map<String, Timing>> passes) {
+        Map<String, Timing> median = new HashMap<>();
+        for (String name : passes.get(0).keySet()) {
+            median.put(name, new Timing(SpeedBenchmark.median(passes.stream().map(p -> p.get(name).millis()).toList()),
+                    passes.stream().allMatch(p -> p.get(name).identical())));
+        }
+        return median;
+    }
+
+    private static String cpython(String executable, String code) throws Exception {
+        Process p = new ProcessBuilder(executable, "-c", code).redirectError(ProcessBuilder.Redirect.DISCARD).start();
+        String printed = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        p.waitFor();
+        return printed;
+    }
+
+    private void line(String text) {
+        out.add(text);
+    }
+
+    private static double millis(long startNanos) {
+        return (System.nanoTime() - startNanos) / 1e6;
+    }
+
+    private static double seconds(long startNanos) {
+        return (System.nanoTime() - startNanos) / 1e9;
+    }
+}

@@ -1,0 +1,180 @@
+package dev.pysandbox.e2e;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.Map;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/**
+ * The modules the default {@code standard} profile adds for the work agents do in memory (issue 10): each one
+ * imports and does its job on in-memory data, and the ones that could reach files still cannot.
+ */
+class StandardProfileIT {
+    private final SandboxServer server = SharedServer.get();
+
+    private Map<String, Object> run(String code) {
+        // First imports in a fresh context can take seconds on a loaded two-core machine.
+        return server.execute(Map.of("language", "python", "timeout", 120, "code", code));
+    }
+
+    private void assertPrints(String expected, String code) {
+        Map<String, Object> result = run(code);
+        assertEquals("success", result.get("status"), result::toString);
+        assertEquals(expected, result.get("stdout"));
+    }
+
+    @Test
+    void ioGivesInMemoryStreams() {
+        assertPrints("a,b|b'xyz'|2\n", """
+                import io, csv
+                text = io.StringIO('a,b\\n1,2\\n')
+                rows = list(csv.reader(text))
+                data = io.BytesIO()
+                data.write(b'xyz')
+                print(','.join(rows[0]), data.getvalue(), len(rows), sep='|')
+                """);
+    }
+
+    /** Attack: reach the host's files through io, which the profile now allows, instead of the builtin open. */
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {
+            "io.open('/etc/passwd').read()",
+            "io.FileIO('/etc/passwd').read()",
+            "io.open('/tmp/planted-by-sandbox', 'w').write('x')",
+            "io.FileIO('/etc/hostname', 'r').readall()"})
+    void ioStillCannotOpenHostFiles(String attempt) {
+        Map<String, Object> result = run("import io\nprint(" + attempt + ")");
+        assertEquals("execution_error", result.get("status"), result::toString);
+        assertTrue(((String) result.get("error_message")).startsWith("PermissionError"), result::toString);
+        assertEquals("", result.get("stdout"));
+    }
+
+    @Test
+    void htmlEscapesAndParses() {
+        assertPrints("&lt;a href=&quot;x&quot;&gt; <&> [('p', [('class', 'x')]), ('br', [])]\n", """
+                import html
+                from html.parser import HTMLParser
+                class Tags(HTMLParser):
+                    def __init__(self):
+                        super().__init__()
+                        self.seen = []
+                    def handle_starttag(self, tag, attrs):
+                        self.seen.append((tag, attrs))
+                parser = Tags()
+                parser.feed('<p class="x">hi<br></p>')
+                print(html.escape('<a href="x">'), html.unescape('&lt;&amp;&gt;'), parser.seen)
+                """);
+    }
+
+    @Test
+    void stringFormatsAndTemplates() {
+        assertPrints("Hello, Ada! abcdefghijklmnopqrstuvwxyz Two Words\n", """
+                import string
+                print(string.Template('Hello, $name!').substitute(name='Ada'), string.ascii_lowercase,
+                      string.capwords('two words'))
+                """);
+    }
+
+    @Test
+    void graphlibSortsTopologically() {
+        assertPrints("['a', 'b', 'c', 'd']\n", """
+                import graphlib
+                print(list(graphlib.TopologicalSorter({'d': {'c'}, 'c': {'b'}, 'b': {'a'}}).static_order()))
+                """);
+    }
+
+    @Test
+    void secretsMakesTokens() {
+        assertPrints("32 True 16\n", """
+                import secrets
+                token = secrets.token_hex(16)
+                print(len(token), secrets.choice('ab') in 'ab', len(secrets.token_bytes(16)))
+                """);
+    }
+
+    @Test
+    void ipaddressComputesNetworks() {
+        assertPrints("256 True 10.0.0.255 False\n", """
+                import ipaddress
+                net = ipaddress.ip_network('10.0.0.0/24')
+                print(net.num_addresses, ipaddress.ip_address('10.0.0.7') in net, net.broadcast_address,
+                      ipaddress.ip_address('8.8.8.8').is_private)
+                """);
+    }
+
+    @Test
+    void contextlibAndAbcWork() {
+        assertPrints("enter exit suppressed 3 True\n", """
+                import contextlib, abc
+                @contextlib.contextmanager
+                def scope():
+                    print('enter', end=' ')
+                    yield
+                    print('exit', end=' ')
+                with scope():
+                    pass
+                with contextlib.suppress(KeyError):
+                    {}['missing']
+                print('suppressed', end=' ')
+                class Shape(abc.ABC):
+                    @abc.abstractmethod
+                    def sides(self): ...
+                class Triangle(Shape):
+                    def sides(self):
+                        return 3
+                print(Triangle().sides(), issubclass(Triangle, Shape))
+                """);
+    }
+
+    @Test
+    void shlexAndFnmatchSplitAndMatch() {
+        assertPrints("['grep', '-n', 'two words', 'file.txt'] 'it'\"'\"'s' ['a.py', 'c.py']\n", """
+                import shlex, fnmatch
+                print(shlex.split('grep -n "two words" file.txt'), shlex.quote("it's"),
+                      fnmatch.filter(['a.py', 'b.txt', 'c.py'], '*.py'))
+                """);
+    }
+
+    @Test
+    void colorsysConverts() {
+        assertPrints("(0.0, 1.0, 1.0) (1.0, 0.0, 0.0)\n", """
+                import colorsys
+                print(colorsys.rgb_to_hsv(1.0, 0.0, 0.0), colorsys.hsv_to_rgb(0.0, 1.0, 1.0))
+                """);
+    }
+
+    @Test
+    void zlibAndGzipWorkOnBytesInMemory() {
+        assertPrints("True True 907060870 True\n", """
+                import zlib, gzip
+                data = b'agent output ' * 1000
+                packed = zlib.compress(data)
+                print(len(packed) < len(data) // 10, zlib.decompress(packed) == data, zlib.crc32(b'hello'),
+                      gzip.decompress(gzip.compress(data)) == data)
+                """);
+    }
+
+    @Test
+    void elementTreeBuildsAndSerializesTrees() {
+        assertPrints("<root><item id=\"1\">one</item><item id=\"2\">two</item></root> ['one', 'two']\n", """
+                import xml.etree.ElementTree as ET
+                root = ET.Element('root')
+                for i, name in enumerate(['one', 'two'], 1):
+                    ET.SubElement(root, 'item', id=str(i)).text = name
+                print(ET.tostring(root, encoding='unicode'), [e.text for e in root.iter('item')])
+                """);
+    }
+
+    /** GraalPy has no expat: parsing must say so, not fail with "use SimpleXMLTreeBuilder instead". */
+    @Test
+    void elementTreeParsingSaysXmlParsingIsUnavailable() {
+        Map<String, Object> result = run("import xml.etree.ElementTree as ET\nET.fromstring('<a><b>1</b></a>')");
+        assertEquals("execution_error", result.get("status"), result::toString);
+        assertEquals("NotImplementedError: XML parsing is not available in this sandbox: GraalPy has no expat parser; "
+                + "xml.etree.ElementTree can still build, search and serialize trees", result.get("error_message"));
+    }
+}
