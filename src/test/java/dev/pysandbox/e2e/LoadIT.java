@@ -13,12 +13,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
 /**
- * 2,000 calls with 16 in flight through the SDK client: every call answered, each with its own output.
- *
- * <p>It runs its workers interpreter-only: what it tests (the transport, the pool, the routing of answers)
- * does not depend on the JIT, and on two cores the JIT's compiling makes these one-line calls about twice
- * as slow (BENCHMARKS.md), which would add two minutes to the suite. The soak (bin/soak) runs the same
- * kind of load on the default workers.
+ * 2,000 calls with 16 in flight through the SDK client, on the default workers: every call answered, each
+ * with its own output. The soak (bin/soak) runs the same kind of load longer, with hostile calls mixed in.
  */
 class LoadIT {
     private static final int CALLS = 2_000;
@@ -26,7 +22,7 @@ class LoadIT {
 
     @Test
     void everyConcurrentCallIsAnsweredCorrectly() throws Exception {
-        try (SandboxServer server = SandboxServer.start("--worker.jit=off")) {
+        try (SandboxServer server = SandboxServer.start()) {
             callConcurrently(server);
         }
     }
