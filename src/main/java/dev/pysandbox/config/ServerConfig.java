@@ -102,7 +102,7 @@ public record ServerConfig(
     private static List<String> modules(Settings s, String key) throws ConfigException {
         List<String> modules = List.of(list(s.get(key)));
         for (String module : modules) {
-            if (!module.matches("[A-Za-z_][A-Za-z0-9_]*(\\.[A-Za-z_][A-Za-z0-9_]*)*")) {
+            if (!ImportPolicy.isModuleName(module)) {
                 throw new ConfigException(key + ": '" + module + "' is not a module name");
             }
         }

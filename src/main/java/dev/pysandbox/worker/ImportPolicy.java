@@ -136,9 +136,14 @@ public final class ImportPolicy {
         return new ImportPolicy("custom", modules, false);
     }
 
+    /** Whether {@code name} is a dotted Python module name (and nothing that could smuggle code or separators). */
+    public static boolean isModuleName(String name) {
+        return name.matches("[A-Za-z_][A-Za-z0-9_]*(\\.[A-Za-z_][A-Za-z0-9_]*)*");
+    }
+
     private static String checkName(String module) {
         String trimmed = module.strip();
-        if (!trimmed.matches("[A-Za-z_][A-Za-z0-9_]*(\\.[A-Za-z_][A-Za-z0-9_]*)*")) {
+        if (!isModuleName(trimmed)) {
             throw new IllegalArgumentException("'" + module + "' is not a module name");
         }
         return trimmed;

@@ -69,7 +69,7 @@ final class Worker {
     /**
      * Keeps the ready queue full. A context imports the preload modules only while another one is waiting:
      * a worker at an agent's pace has time to spare and its calls find their imports done, while a burst that
-     * emptied the queue (and a worker's very first context) gets plain contexts, a fifth of the cost, so calls
+     * emptied the queue (and a worker's very first context) gets plain contexts, a fraction of the cost, so calls
      * do not queue behind imports they may not need.
      */
     private void keepContextsReady() {

@@ -13,6 +13,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import dev.pysandbox.cli.CommandLine;
+import dev.pysandbox.worker.WorkerSettings;
 
 class SettingsTest {
     @TempDir
@@ -61,6 +62,20 @@ class SettingsTest {
         assertThrows(ConfigException.class, () -> ServerConfig.from(Settings.defaults().with("worker.heap", "lots", "test")));
         assertThrows(ConfigException.class, () -> ServerConfig.from(
                 Settings.defaults().with("execute.default-timeout-seconds", "400", "test")));
+    }
+
+    @Test
+    void preloadNamesModulesAndWorkersPreloadOnlyWhatTheProfileAllows() throws ConfigException {
+        ServerConfig config = ServerConfig.from(Settings.defaults()
+                .with("worker.preload", "json, statistics,os", "test")
+                .with("imports.deny", "statistics", "test"));
+        assertEquals(java.util.List.of("json", "statistics", "os"), config.preload());
+        WorkerSettings settings = new WorkerSettings(1024, 4096, 2, 100, config.imports(), false, config.preload());
+        assertEquals(java.util.List.of("json"), settings.preload(), "os is outside the profile, statistics denied");
+        String message = assertThrows(ConfigException.class, () -> ServerConfig.from(
+                Settings.defaults().with("worker.preload", "json;import os", "test"))).getMessage();
+        assertTrue(message.contains("worker.preload") && message.contains("not a module name"), message);
+        assertEquals(java.util.List.of(), ServerConfig.from(Settings.defaults().with("worker.preload", "", "test")).preload());
     }
 
     @Test
