@@ -1,20 +1,41 @@
 package dev.pysandbox.mcp;
 
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.concurrent.ScheduledExecutorService;
+
+import io.modelcontextprotocol.server.McpSyncServerExchange;
+import io.modelcontextprotocol.spec.McpSchema.ToolAnnotations;
 
 import dev.pysandbox.execution.ExecutionRequest;
 import dev.pysandbox.execution.ExecutionResult;
 import dev.pysandbox.mcp.CallArguments.InvalidArgument;
 import dev.pysandbox.supervisor.Sandbox;
 
-/** What both tools do once their arguments are checked: the code size rule, then the sandbox. */
+/**
+ * What both tools do once their arguments are checked: the code size rule, then the sandbox, with progress
+ * notifications while it runs for calls that asked for them.
+ */
 final class CodeRunner {
     private final Sandbox sandbox;
     private final int maxCodeBytes;
+    private final Duration progressInterval;
+    private final ScheduledExecutorService progressTimers;
 
-    CodeRunner(Sandbox sandbox, int maxCodeBytes) {
+    CodeRunner(Sandbox sandbox, int maxCodeBytes, Duration progressInterval, ScheduledExecutorService progressTimers) {
         this.sandbox = sandbox;
         this.maxCodeBytes = maxCodeBytes;
+        this.progressInterval = progressInterval;
+        this.progressTimers = progressTimers;
+    }
+
+    /**
+     * The tool annotations both tools carry, honest for code that cannot reach anything outside its sandbox:
+     * it reads and changes nothing of the client's world (read-only, not destructive), talks to nothing
+     * outside (closed world), and may print something different each time it runs (not idempotent).
+     */
+    static ToolAnnotations annotations(String title) {
+        return new ToolAnnotations(title, true, false, false, false, null);
     }
 
     void checkSize(String code) throws InvalidArgument {
@@ -28,9 +49,14 @@ final class CodeRunner {
         }
     }
 
-    ExecutionResult run(ExecutionRequest request) {
-        try {
-            return sandbox.execute(request);
+    /**
+     * @param exchange      the MCP request's exchange, which carries its progress notifications
+     * @param progressToken the request's {@code _meta.progressToken}; null for no notifications
+     */
+    ExecutionResult run(ExecutionRequest request, McpSyncServerExchange exchange, Object progressToken) {
+        try (CallProgress progress = new CallProgress(progressToken, exchange::progressNotification,
+                request.timeout(), progressInterval, progressTimers)) {
+            return sandbox.execute(request, progress);
         } catch (InterruptedException e) {
             // The client cancelled: the transport sends no answer for this call, so this one goes nowhere.
             Thread.currentThread().interrupt();

@@ -23,6 +23,7 @@ import dev.pysandbox.wire.WireCodec;
  * JSON text. Every answer has the same shape; input the sandbox refuses comes back as {@code setup_error}.
  */
 final class ExecuteCodeTool {
+    static final String TITLE = "Execute Python code";
     static final String NAME = "execute_code";
 
     private final CodeRunner runner;
@@ -40,7 +41,8 @@ final class ExecuteCodeTool {
                 "session_idle", config.sessionIdleTimeout().toSeconds() + " s");
         Tool tool = Tool.builder()
                 .name(NAME)
-                .title("Execute Python code")
+                .title(TITLE)
+                .annotations(CodeRunner.annotations(TITLE))
                 .description("Runs Python 3.12 code (GraalPy) in an isolated sandbox with no file system, network,"
                         + " processes or host access, and returns stdout, stderr, exit_code, status and the value of"
                         + " a `result` variable. Pure-computation standard library modules are available."
@@ -52,7 +54,7 @@ final class ExecuteCodeTool {
     }
 
     private CallToolResult call(McpSyncServerExchange exchange, CallToolRequest request) {
-        ExecutionResult result = execute(new CallArguments(request.arguments()));
+        ExecutionResult result = execute(new CallArguments(request.arguments()), exchange, request.progressToken());
         return CallToolResult.builder()
                 .addTextContent(WireCodec.encode(result))
                 .structuredContent(WireCodec.toMap(result))
@@ -60,14 +62,14 @@ final class ExecuteCodeTool {
                 .build();
     }
 
-    ExecutionResult execute(CallArguments arguments) {
+    ExecutionResult execute(CallArguments arguments, McpSyncServerExchange exchange, Object progressToken) {
         ExecutionRequest request;
         try {
             request = toRequest(arguments);
         } catch (InvalidArgument e) {
             return ExecutionResult.setupError(e.getMessage());
         }
-        return runner.run(request);
+        return runner.run(request, exchange, progressToken);
     }
 
     private ExecutionRequest toRequest(CallArguments arguments) throws InvalidArgument {

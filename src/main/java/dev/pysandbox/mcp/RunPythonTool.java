@@ -27,6 +27,7 @@ import dev.pysandbox.wire.WireCodec;
  * only the script file itself is read from the host, by the server.
  */
 final class RunPythonTool {
+    static final String TITLE = "Run Python";
     static final String NAME = "run_python";
 
     private final CodeRunner runner;
@@ -42,7 +43,8 @@ final class RunPythonTool {
     SyncToolSpecification specification(McpJsonMapper json) {
         Tool tool = Tool.builder()
                 .name(NAME)
-                .title("Run Python")
+                .title(TITLE)
+                .annotations(CodeRunner.annotations(TITLE))
                 .description("Runs Python code, or a .py script under the server's run directory, in the sandbox"
                         + " and answers 'Stdout:\\n…\\nStderr:\\n…' or 'Error: …'. Give code or scriptPath;"
                         + " scriptPath wins. Timeout " + config.runPythonTimeout().toSeconds() + " s.")
@@ -53,7 +55,7 @@ final class RunPythonTool {
     }
 
     private CallToolResult call(McpSyncServerExchange exchange, CallToolRequest request) {
-        ExecutionResult result = run(new CallArguments(request.arguments()));
+        ExecutionResult result = run(new CallArguments(request.arguments()), exchange, request.progressToken());
         String answer = describe(result, config.runPythonTimeout().toSeconds());
         return CallToolResult.builder()
                 .addTextContent(answer)
@@ -63,14 +65,14 @@ final class RunPythonTool {
     }
 
     /** Runs the call; input the rules refuse becomes a setup_error whose message is the text after "Error: ". */
-    ExecutionResult run(CallArguments arguments) {
+    ExecutionResult run(CallArguments arguments, McpSyncServerExchange exchange, Object progressToken) {
         ExecutionRequest request;
         try {
             request = toRequest(arguments);
         } catch (InvalidArgument | Refusal e) {
             return ExecutionResult.setupError(e.getMessage());
         }
-        return runner.run(request);
+        return runner.run(request, exchange, progressToken);
     }
 
     private ExecutionRequest toRequest(CallArguments arguments) throws InvalidArgument, Refusal {

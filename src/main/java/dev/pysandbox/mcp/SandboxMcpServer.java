@@ -4,20 +4,27 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.time.Duration;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
 
 import io.modelcontextprotocol.json.McpJsonDefaults;
 import io.modelcontextprotocol.json.McpJsonMapper;
 import io.modelcontextprotocol.server.McpServer;
 import io.modelcontextprotocol.server.McpSyncServer;
+import io.modelcontextprotocol.spec.McpSchema.LoggingLevel;
+import io.modelcontextprotocol.spec.McpSchema.LoggingMessageNotification;
 import io.modelcontextprotocol.spec.McpSchema.ServerCapabilities;
 
 import dev.pysandbox.config.ServerConfig;
+import dev.pysandbox.execution.Notice;
 import dev.pysandbox.mcp.transport.StdioServerTransport;
 import dev.pysandbox.supervisor.Sandbox;
 
 /**
  * The MCP edge: our stdio transport (the SDK's drops calls and dies on bad input; see shared/notes), the
- * SDK's server for the protocol itself and schema validation, and the two tools.
+ * SDK's server for the protocol itself and schema validation, and the two tools. What the sandbox tells its
+ * operator's users (a worker replaced, the OS layer missing, a session ended) also goes to the client as MCP
+ * log messages; the server's own log stays on stderr.
  */
 public final class SandboxMcpServer {
     public static final String NAME = "python-sandbox-mcp";
@@ -31,20 +38,36 @@ public final class SandboxMcpServer {
         McpJsonMapper json = McpJsonDefaults.getMapper();
         // At EOF, calls in flight still get their answers: the longest a call can take is its timeout plus the kill grace.
         Duration drain = config.maxTimeout().plus(config.killGrace()).plusSeconds(5);
-        CodeRunner runner = new CodeRunner(sandbox, config.maxCodeBytes());
+        ScheduledExecutorService progressTimers = Executors.newSingleThreadScheduledExecutor(runnable -> {
+            Thread thread = new Thread(runnable, "mcp-progress");
+            thread.setDaemon(true);
+            return thread;
+        });
+        CodeRunner runner = new CodeRunner(sandbox, config.maxCodeBytes(), config.progressInterval(), progressTimers);
         StdioServerTransport transport = new StdioServerTransport(json, in, out, config.maxLineBytes(), drain);
         McpSyncServer server = McpServer.sync(transport)
                 .serverInfo(NAME, version())
                 .instructions("Run Python code safely with execute_code (structured result) or run_python (text)."
                         + " Code runs in an isolated GraalPy interpreter without file, network or process access.")
-                .capabilities(ServerCapabilities.builder().tools(false).build())
+                .capabilities(ServerCapabilities.builder().tools(false).logging().build())
                 .tools(new ExecuteCodeTool(runner, config).specification(json),
                         new RunPythonTool(runner, config).specification(json))
                 .build();
         // Only now: on two cores, worker JVMs starting beside the server would slow its first answers.
-        sandbox.start();
+        sandbox.start(notice -> transport.clientLog().send(toLogMessage(notice)));
         transport.awaitTermination();
         server.close();
+        progressTimers.shutdownNow();
+    }
+
+    private static LoggingMessageNotification toLogMessage(Notice notice) {
+        LoggingLevel level = switch (notice.level()) {
+            case DEBUG -> LoggingLevel.DEBUG;
+            case INFO -> LoggingLevel.INFO;
+            case WARNING -> LoggingLevel.WARNING;
+            case ERROR -> LoggingLevel.ERROR;
+        };
+        return new LoggingMessageNotification(level, NAME, notice.text());
     }
 
     public static String version() {

@@ -40,10 +40,12 @@ final class OsSandbox {
 
     private final List<String> prefix;
     private final boolean isolatedFileSystem;
+    private final List<String> missing;
 
-    private OsSandbox(List<String> prefix, boolean isolatedFileSystem) {
+    private OsSandbox(List<String> prefix, boolean isolatedFileSystem, List<String> missing) {
         this.prefix = List.copyOf(prefix);
         this.isolatedFileSystem = isolatedFileSystem;
+        this.missing = List.copyOf(missing);
     }
 
     static Mode mode(String raw) {
@@ -59,7 +61,7 @@ final class OsSandbox {
     static OsSandbox detect(Mode mode, Path writable, List<Path> readable) {
         if (mode == Mode.OFF) {
             log.info("OS sandbox for workers: off (worker.os-sandbox=off)");
-            return new OsSandbox(List.of(), false);
+            return new OsSandbox(List.of(), false, List.of());
         }
         List<String> prefix = new ArrayList<>();
         List<String> layers = new ArrayList<>();
@@ -93,7 +95,12 @@ final class OsSandbox {
             log.warn("OS sandbox for workers is incomplete: {}. Workers still run in locked-down interpreters in"
                     + " separate processes, but without this layer.", description);
         }
-        return new OsSandbox(prefix, bwrapWorks);
+        return new OsSandbox(prefix, bwrapWorks, missing);
+    }
+
+    /** The layers this machine lacks (tool names, no paths), empty when the layer is whole or switched off. */
+    List<String> missing() {
+        return missing;
     }
 
     /** The path a worker must use for its resource cache: the neutral mount under bubblewrap, else the host's. */

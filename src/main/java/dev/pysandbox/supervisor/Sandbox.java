@@ -1,18 +1,22 @@
 package dev.pysandbox.supervisor;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import dev.pysandbox.execution.CallPhase;
 import dev.pysandbox.execution.ExecutionRequest;
 import dev.pysandbox.execution.ExecutionResult;
+import dev.pysandbox.execution.Notice;
 import dev.pysandbox.supervisor.SessionRegistry.Session;
 import dev.pysandbox.supervisor.SessionRegistry.SessionEndedException;
 
@@ -34,27 +38,52 @@ public final class Sandbox implements AutoCloseable {
     private final WorkerPool pool;
     private final SessionRegistry sessions;
     private final AtomicLong callIds = new AtomicLong();
+    private final WorkerLauncher launcher;
+    /** Where notices go; set by {@link #start(Consumer)}, before any worker can produce one. */
+    private volatile Consumer<Notice> notices = notice -> { };
 
     public Sandbox(Settings settings, WorkerLauncher launcher) {
         this.settings = settings;
+        this.launcher = launcher;
         this.timers = Executors.newScheduledThreadPool(2, runnable -> {
             Thread thread = new Thread(runnable, "sandbox-timers");
             thread.setDaemon(true);
             return thread;
         });
-        this.sessions = new SessionRegistry(settings.maxSessions(), settings.sessionIdleTimeout(), WorkerProcess::closeSession);
+        this.sessions = new SessionRegistry(settings.maxSessions(), settings.sessionIdleTimeout(), WorkerProcess::closeSession,
+                this::publish);
         // A call that waits for a context (cold worker) is bounded by the worker start-up limit, not its timeout.
         this.pool = new WorkerPool(settings.workers(), settings.maxCallsPerWorker(), launcher, timers, settings.killGrace(), settings.workerStartup(),
-                sessions::workerGone);
+                sessions::workerGone, this::publish);
         long sweepMillis = Math.clamp(settings.sessionIdleTimeout().toMillis() / 4, 100, 30_000);
         timers.scheduleWithFixedDelay(sessions::expireIdle, sweepMillis, sweepMillis, TimeUnit.MILLISECONDS);
     }
 
     /** Starts the workers in the background; the server can answer clients while they warm up. */
     public Sandbox start() {
+        return start(notice -> { });
+    }
+
+    /** Like {@link #start()}, telling {@code notices} what a client's user should know about the sandbox. */
+    public Sandbox start(Consumer<Notice> notices) {
+        this.notices = notices;
+        List<String> missing = launcher.osSandboxMissing();
+        if (!missing.isEmpty()) {
+            publish(Notice.warning("The OS sandbox layer for workers is incomplete on this machine (missing: "
+                    + String.join("; ", missing) + "). Code still runs in locked-down interpreters in separate"
+                    + " processes; the operator can install the missing tools."));
+        }
         log.info("starting {} worker(s)", settings.workers());
         pool.start();
         return this;
+    }
+
+    private void publish(Notice notice) {
+        try {
+            notices.accept(notice);
+        } catch (RuntimeException e) {
+            log.warn("could not pass on a notice: {}", e.toString());
+        }
     }
 
     /**
@@ -64,8 +93,13 @@ public final class Sandbox implements AutoCloseable {
      *                              code is then stopped and its result discarded
      */
     public ExecutionResult execute(ExecutionRequest request) throws InterruptedException {
+        return execute(request, phase -> { });
+    }
+
+    /** Like {@link #execute(ExecutionRequest)}, telling {@code phases} where the call is as it moves on. */
+    public ExecutionResult execute(ExecutionRequest request, Consumer<CallPhase> phases) throws InterruptedException {
         if (request.sessionId() == null) {
-            return runOn(null, request);
+            return runOn(null, request, phases);
         }
         while (true) {
             Session session;
@@ -74,12 +108,15 @@ public final class Sandbox implements AutoCloseable {
             } catch (SessionEndedException e) {
                 return ExecutionResult.setupError(e.getMessage());
             }
-            session.lock.lockInterruptibly();
+            if (!session.lock.tryLock()) {
+                phases.accept(CallPhase.WAITING_FOR_SESSION);
+                session.lock.lockInterruptibly();
+            }
             try {
                 // Evicted between open() and the lock: open again, which reports the eviction.
                 if (sessions.isLive(session)) {
                     return runOn(session, new ExecutionRequest(request.code(), request.stdin(), request.timeout(),
-                            session.workerKey, request.filename()));
+                            session.workerKey, request.filename()), phases);
                 }
             } finally {
                 sessions.touch(session);
@@ -88,10 +125,12 @@ public final class Sandbox implements AutoCloseable {
         }
     }
 
-    private ExecutionResult runOn(Session session, ExecutionRequest request) throws InterruptedException {
+    private ExecutionResult runOn(Session session, ExecutionRequest request, Consumer<CallPhase> phases)
+            throws InterruptedException {
         WorkerProcess worker;
         try {
-            worker = pool.acquire(session == null ? null : session.worker, settings.workerStartup());
+            worker = pool.acquire(session == null ? null : session.worker, settings.workerStartup(),
+                    () -> phases.accept(CallPhase.WAITING_FOR_WORKER));
         } catch (WorkerPool.WorkerGoneException e) {
             return ExecutionResult.setupError(sessions.reportLost(session));
         }
@@ -105,6 +144,7 @@ public final class Sandbox implements AutoCloseable {
         if (session != null && session.worker == null) {
             session.worker = worker;
         }
+        phases.accept(CallPhase.RUNNING);
         long id = callIds.incrementAndGet();
         CompletableFuture<ExecutionResult> answer = worker.execute(id, request);
         // The worker goes back to the pool only when it has answered, even if our caller stopped waiting.

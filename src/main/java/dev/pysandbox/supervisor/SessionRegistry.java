@@ -8,6 +8,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.BiConsumer;
+import java.util.function.Consumer;
+
+import dev.pysandbox.execution.Notice;
 
 /**
  * Sessions: a client-chosen id whose Python context (variables, imports) lives on in one worker between
@@ -51,6 +54,7 @@ final class SessionRegistry {
     private final Duration idleTimeout;
     /** Close a session's context in its worker: (worker, session id). */
     private final BiConsumer<WorkerProcess, String> closer;
+    private final Consumer<Notice> notices;
     /** Access order, so the first entry is the least recently used. */
     private final LinkedHashMap<String, Session> sessions = new LinkedHashMap<>(16, 0.75f, true);
     private final LinkedHashMap<String, String> endings = new LinkedHashMap<>() {
@@ -60,10 +64,12 @@ final class SessionRegistry {
         }
     };
 
-    SessionRegistry(int maxSessions, Duration idleTimeout, BiConsumer<WorkerProcess, String> closer) {
+    SessionRegistry(int maxSessions, Duration idleTimeout, BiConsumer<WorkerProcess, String> closer,
+            Consumer<Notice> notices) {
         this.maxSessions = maxSessions;
         this.idleTimeout = idleTimeout;
         this.closer = closer;
+        this.notices = notices;
     }
 
     /** The live session with this id, or a new one; evicts the least recently used idle session if full. */
@@ -84,8 +90,7 @@ final class SessionRegistry {
                     Session candidate = lru.next();
                     if (candidate != session && !candidate.lock.isLocked()) {
                         lru.remove();
-                        endings.put(candidate.id, "was closed because more than " + maxSessions
-                                + " sessions were open and it was the least recently used.");
+                        endings.put(candidate.id, evictionReason());
                         evicted.add(candidate);
                     }
                 }
@@ -93,6 +98,7 @@ final class SessionRegistry {
             session.lastUsedNanos = System.nanoTime();
         }
         evicted.forEach(this::closeInWorker);
+        evicted.forEach(closed -> notices.accept(Notice.info(ended(closed.id, evictionReason()))));
         return session;
     }
 
@@ -115,24 +121,30 @@ final class SessionRegistry {
                 Session session = it.next();
                 if (now - session.lastUsedNanos > idleTimeout.toNanos() && !session.lock.isLocked()) {
                     it.remove();
-                    endings.put(session.id, "expired after " + describe(idleTimeout) + " without a call.");
+                    endings.put(session.id, expiryReason());
                     expired.add(session);
                 }
             }
         }
         expired.forEach(this::closeInWorker);
+        expired.forEach(closed -> notices.accept(Notice.info(ended(closed.id, expiryReason()))));
     }
 
     /** The worker holding these sessions' contexts is gone, and the contexts with it. */
-    synchronized void workerGone(WorkerProcess worker) {
-        Iterator<Session> it = sessions.values().iterator();
-        while (it.hasNext()) {
-            Session session = it.next();
-            if (session.worker == worker) {
-                it.remove();
-                endings.put(session.id, LOST);
+    void workerGone(WorkerProcess worker) {
+        List<String> lost = new ArrayList<>();
+        synchronized (this) {
+            Iterator<Session> it = sessions.values().iterator();
+            while (it.hasNext()) {
+                Session session = it.next();
+                if (session.worker == worker) {
+                    it.remove();
+                    endings.put(session.id, LOST);
+                    lost.add(session.id);
+                }
             }
         }
+        lost.forEach(id -> notices.accept(Notice.warning(ended(id, LOST))));
     }
 
     /**
@@ -154,6 +166,14 @@ final class SessionRegistry {
 
     synchronized int size() {
         return sessions.size();
+    }
+
+    private String evictionReason() {
+        return "was closed because more than " + maxSessions + " sessions were open and it was the least recently used.";
+    }
+
+    private String expiryReason() {
+        return "expired after " + describe(idleTimeout) + " without a call.";
     }
 
     private static String ended(String id, String how) {

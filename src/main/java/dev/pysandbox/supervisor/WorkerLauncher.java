@@ -81,6 +81,11 @@ public final class WorkerLauncher {
         return runtime;
     }
 
+    /** What the OS layer lacks on this machine (see {@link OsSandbox#missing}). */
+    List<String> osSandboxMissing() {
+        return osSandbox.missing();
+    }
+
     Path resourceCache() {
         return resourceCache;
     }

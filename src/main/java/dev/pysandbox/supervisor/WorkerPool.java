@@ -13,6 +13,8 @@ import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import dev.pysandbox.execution.Notice;
+
 /**
  * A fixed number of worker slots. A worker is handed out to one call at a time; one that dies is replaced
  * in its slot in the background. The hot path is {@link #acquire} and {@link #release}: one monitor, a set of
@@ -36,6 +38,7 @@ final class WorkerPool implements AutoCloseable {
     private final Duration killGrace;
     private final Duration setupLimit;
     private final Consumer<WorkerProcess> onWorkerGone;
+    private final Consumer<Notice> notices;
     private final int maxCallsPerWorker;
     private final WorkerProcess[] slots;
     private final int[] generations;
@@ -46,13 +49,14 @@ final class WorkerPool implements AutoCloseable {
     private boolean closed;
 
     WorkerPool(int size, int maxCallsPerWorker, WorkerLauncher launcher, ScheduledExecutorService timers,
-            Duration killGrace, Duration setupLimit, Consumer<WorkerProcess> onWorkerGone) {
+            Duration killGrace, Duration setupLimit, Consumer<WorkerProcess> onWorkerGone, Consumer<Notice> notices) {
         this.maxCallsPerWorker = maxCallsPerWorker;
         this.launcher = launcher;
         this.timers = timers;
         this.killGrace = killGrace;
         this.setupLimit = setupLimit;
         this.onWorkerGone = onWorkerGone;
+        this.notices = notices;
         this.slots = new WorkerProcess[size];
         this.generations = new int[size];
         this.restartDelays = new long[size];
@@ -87,11 +91,13 @@ final class WorkerPool implements AutoCloseable {
     /**
      * Takes an idle worker: {@code required} if given (a session's worker), otherwise any.
      *
+     * @param waiting run once, under the pool's lock, if the call has to wait for a worker
      * @return null if none became free within {@code maxWait}
      */
-    synchronized WorkerProcess acquire(WorkerProcess required, Duration maxWait)
+    synchronized WorkerProcess acquire(WorkerProcess required, Duration maxWait, Runnable waiting)
             throws InterruptedException, WorkerGoneException {
         long deadline = System.nanoTime() + maxWait.toNanos();
+        boolean waited = false;
         while (!closed) {
             if (required != null) {
                 if (required.isGone()) {
@@ -108,6 +114,10 @@ final class WorkerPool implements AutoCloseable {
             long remaining = deadline - System.nanoTime();
             if (remaining <= 0) {
                 return null;
+            }
+            if (!waited) {
+                waited = true;
+                waiting.run();
             }
             TimeUnit.NANOSECONDS.timedWait(this, remaining);
         }
@@ -138,12 +148,17 @@ final class WorkerPool implements AutoCloseable {
     }
 
     private void launch(int slot) {
-        String name;
-        synchronized (this) {
-            if (closed) {
-                return;
-            }
-            name = "worker-" + (slot + 1) + "." + (++generations[slot]);
+        launch(slot, nextName(slot));
+    }
+
+    /** The name of the slot's next worker (slot number, then generation), or null once the pool is closed. */
+    private synchronized String nextName(int slot) {
+        return closed ? null : "worker-" + (slot + 1) + "." + (++generations[slot]);
+    }
+
+    private void launch(int slot, String name) {
+        if (name == null) {
+            return;
         }
         try {
             Process process = launcher.launch(name);
@@ -185,6 +200,7 @@ final class WorkerPool implements AutoCloseable {
 
     private void onGone(int slot, WorkerProcess worker) {
         boolean neverReady;
+        boolean failingAgain;
         synchronized (this) {
             idle.remove(worker);
             notifyAll();
@@ -193,14 +209,25 @@ final class WorkerPool implements AutoCloseable {
             }
             slots[slot] = null;
             neverReady = !worker.isReadyOnce();
+            failingAgain = restartDelays[slot] > 0;
         }
         onWorkerGone.accept(worker);
         if (neverReady) {
             log.error("{} exited before it was ready; see the lines above for its error output", worker.name());
+            if (!failingAgain) {
+                notices.accept(Notice.error("Sandbox worker " + worker.name() + " could not start; retrying."
+                        + " Calls may fail until a worker is ready; the server log says why."));
+            }
             scheduleRestart(slot);
             startNext();
         } else {
-            timers.execute(() -> launch(slot));
+            String replacement = nextName(slot);
+            WorkerProcess.Ending ending = worker.ending();
+            if (ending != null && replacement != null) {
+                notices.accept(new Notice(ending.level(), "Sandbox worker " + worker.name() + " " + ending.reason()
+                        + "; " + replacement + " replaces it."));
+            }
+            timers.execute(() -> launch(slot, replacement));
         }
     }
 

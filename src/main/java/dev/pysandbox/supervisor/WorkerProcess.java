@@ -18,6 +18,7 @@ import org.slf4j.LoggerFactory;
 
 import dev.pysandbox.execution.ExecutionRequest;
 import dev.pysandbox.execution.ExecutionResult;
+import dev.pysandbox.execution.Notice;
 import dev.pysandbox.execution.Status;
 import dev.pysandbox.wire.WireCodec;
 import dev.pysandbox.wire.WorkerCommand;
@@ -42,6 +43,10 @@ final class WorkerProcess {
         void gone(WorkerProcess worker);
     }
 
+    /** Why a worker ended, told to the client as a notice of this level (see {@link #ending()}). */
+    record Ending(Notice.Level level, String reason) {
+    }
+
     /** What -XX:+ExitOnOutOfMemoryError exits with; see WorkerLauncher. */
     static final int OUT_OF_MEMORY_EXIT = 3;
 
@@ -57,6 +62,8 @@ final class WorkerProcess {
     /** Set before a kill is even sent, so a dying worker is never handed out again. */
     private volatile boolean retiring;
     private volatile boolean gone;
+    /** Why the server ended this worker; null while it lives, or if it ended on its own. */
+    private volatile Ending ending;
     private final java.util.concurrent.atomic.AtomicInteger callsServed = new java.util.concurrent.atomic.AtomicInteger();
 
     private final class PendingCall {
@@ -106,6 +113,11 @@ final class WorkerProcess {
         return gone;
     }
 
+    /** Why this worker is gone; null while it is not. */
+    Ending ending() {
+        return gone ? ending : null;
+    }
+
     /** Sends the call; the future completes exactly once, by the worker's answer or by a deadline here. */
     CompletableFuture<ExecutionResult> execute(long id, ExecutionRequest request) {
         PendingCall call = new PendingCall(id, request);
@@ -149,7 +161,15 @@ final class WorkerProcess {
     /** Takes the worker out of service for good and lets it exit; the pool starts a replacement. */
     void retire() {
         retiring = true;
+        endFor(Notice.Level.DEBUG, "served " + callsServed() + " calls (worker.max-calls)");
         stop();
+    }
+
+    /** Records why the server is ending this worker; the first reason given wins. */
+    private synchronized void endFor(Notice.Level level, String reason) {
+        if (ending == null) {
+            ending = new Ending(level, reason);
+        }
     }
 
     /** Asks the worker to exit by closing its stdin, and kills it if it has not after a moment. */
@@ -215,6 +235,7 @@ final class WorkerProcess {
             case WorkerEvent.RESULT -> {
                 if (event.recycle()) {
                     log.info("{} asked to be replaced after call {}", name, event.id());
+                    endFor(Notice.Level.WARNING, "could not be reused after a call that timed out or hit a limit");
                     kill();
                 }
                 PendingCall call = pending.remove(event.id());
@@ -232,6 +253,9 @@ final class WorkerProcess {
         if (pending.remove(call.id) == null) {
             return;
         }
+        endFor(Notice.Level.WARNING, started
+                ? "did not stop a call at its timeout and was killed"
+                : "did not start a call within " + setupLimit.toSeconds() + " s and was killed");
         kill();
         if (started) {
             double seconds = (System.nanoTime() - call.startedNanos) / 1e9;
@@ -252,6 +276,9 @@ final class WorkerProcess {
             Thread.currentThread().interrupt();
             exitCode = -1;
         }
+        endFor(Notice.Level.WARNING, exitCode == OUT_OF_MEMORY_EXIT
+                ? "ran out of memory (worker.heap)"
+                : "stopped unexpectedly (exit code " + exitCode + ")");
         gone = true;
         for (PendingCall call : pending.values()) {
             if (pending.remove(call.id) != null) {

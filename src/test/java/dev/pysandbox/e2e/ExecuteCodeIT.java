@@ -16,6 +16,7 @@ import org.junit.jupiter.api.Test;
 import io.modelcontextprotocol.spec.McpError;
 import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
 import io.modelcontextprotocol.spec.McpSchema.Tool;
+import io.modelcontextprotocol.spec.McpSchema.ToolAnnotations;
 
 import dev.pysandbox.wire.WireCodec;
 
@@ -38,6 +39,25 @@ class ExecuteCodeIT {
         assertTrue(tools.stream().anyMatch(t -> t.name().equals("run_python")));
         assertEquals(List.of("language", "code"), execute.inputSchema().get("required"));
         assertNotNull(execute.outputSchema());
+    }
+
+    @Test
+    void bothToolsCarryHonestAnnotations() {
+        // Code cannot reach anything outside its sandbox: it reads and changes nothing of the client's world
+        // and talks to nothing outside; its output may differ from run to run.
+        Map<String, String> titles = Map.of("execute_code", "Execute Python code", "run_python", "Run Python");
+        List<Tool> tools = server.client.listTools().tools();
+        assertEquals(titles.keySet(), tools.stream().map(Tool::name).collect(java.util.stream.Collectors.toSet()));
+        for (Tool tool : tools) {
+            ToolAnnotations annotations = tool.annotations();
+            assertNotNull(annotations, tool.name());
+            assertEquals(titles.get(tool.name()), tool.title());
+            assertEquals(titles.get(tool.name()), annotations.title());
+            assertEquals(Boolean.TRUE, annotations.readOnlyHint(), tool.name());
+            assertEquals(Boolean.FALSE, annotations.destructiveHint(), tool.name());
+            assertEquals(Boolean.FALSE, annotations.openWorldHint(), tool.name());
+            assertEquals(Boolean.FALSE, annotations.idempotentHint(), tool.name());
+        }
     }
 
     @Test

@@ -25,7 +25,9 @@ import dev.pysandbox.wire.WireCodec;
 final class RawServer implements AutoCloseable {
     final Process process;
     private final OutputStream stdin;
-    private final BlockingQueue<Map<String, Object>> messages = new LinkedBlockingQueue<>();
+    private final BlockingQueue<Map<String, Object>> responses = new LinkedBlockingQueue<>();
+    /** What the server sent on its own (progress, log responses), kept apart from the responses. */
+    final List<Map<String, Object>> notifications = new CopyOnWriteArrayList<>();
     final List<String> stdoutLines = new CopyOnWriteArrayList<>();
 
     private RawServer(Process process) {
@@ -69,7 +71,7 @@ final class RawServer implements AutoCloseable {
                 + "\"arguments\":{\"language\":\"python\",\"code\":" + WireCodec.encode(code) + session + "}}}";
     }
 
-    /** The next message whose id equals {@code id} (compared as text, so 7 and "7" are different). */
+    /** The next response whose id equals {@code id} (compared as text, so 7 and "7" are different). */
     Map<String, Object> awaitResponse(Object id, Duration timeout) {
         long deadline = System.nanoTime() + timeout.toNanos();
         String wanted = WireCodec.encode(id);
@@ -77,12 +79,12 @@ final class RawServer implements AutoCloseable {
         try {
             while (true) {
                 long remaining = deadline - System.nanoTime();
-                Map<String, Object> message = remaining > 0 ? messages.poll(remaining, TimeUnit.NANOSECONDS) : null;
+                Map<String, Object> message = remaining > 0 ? responses.poll(remaining, TimeUnit.NANOSECONDS) : null;
                 if (message == null) {
-                    throw new AssertionError("no response with id " + wanted + " within " + timeout + "; other messages: " + skipped);
+                    throw new AssertionError("no response with id " + wanted + " within " + timeout + "; other responses: " + skipped);
                 }
                 if (WireCodec.encode(message.get("id")).equals(wanted)) {
-                    messages.addAll(skipped);
+                    responses.addAll(skipped);
                     return message;
                 }
                 skipped.add(message);
@@ -106,7 +108,8 @@ final class RawServer implements AutoCloseable {
         try (BufferedReader reader = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
             for (String line = reader.readLine(); line != null; line = reader.readLine()) {
                 stdoutLines.add(line);
-                messages.add((Map<String, Object>) WireCodec.parseValue(line));
+                Map<String, Object> message = (Map<String, Object>) WireCodec.parseValue(line);
+                (message.containsKey("method") ? notifications : responses).add(message);
             }
         } catch (IOException | RuntimeException e) {
             stdoutLines.add("<<unreadable stdout: " + e + ">>");

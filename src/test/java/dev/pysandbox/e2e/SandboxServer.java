@@ -5,6 +5,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.function.UnaryOperator;
 
 import io.modelcontextprotocol.client.McpClient;
 import io.modelcontextprotocol.client.McpSyncClient;
@@ -38,6 +39,16 @@ final class SandboxServer implements AutoCloseable {
 
     /** With extra environment variables for the server process (the attack suite plants a secret there). */
     static SandboxServer start(Map<String, String> environment, String... flags) {
+        return start(environment, spec -> spec, flags);
+    }
+
+    /** With a client that listens for more, e.g. {@code spec -> spec.progressConsumer(...)}. */
+    static SandboxServer start(UnaryOperator<McpClient.SyncSpec> client, String... flags) {
+        return start(Map.of(), client, flags);
+    }
+
+    static SandboxServer start(Map<String, String> environment, UnaryOperator<McpClient.SyncSpec> clientSpec,
+            String... flags) {
         List<String> args = new ArrayList<>(List.of(flags));
         ServerParameters parameters = ServerParameters.builder(LAUNCHER.toString()).args(args).env(environment).build();
         StdioClientTransport transport = new StdioClientTransport(parameters, McpJsonDefaults.getMapper());
@@ -47,7 +58,7 @@ final class SandboxServer implements AutoCloseable {
             System.err.println("[server] " + line);
         });
         // Generous: the first call may wait for a cold worker JVM on a loaded 2-core machine.
-        McpSyncClient client = McpClient.sync(transport).requestTimeout(Duration.ofSeconds(240)).build();
+        McpSyncClient client = clientSpec.apply(McpClient.sync(transport).requestTimeout(Duration.ofSeconds(240))).build();
         client.initialize();
         return new SandboxServer(client, log);
     }

@@ -11,14 +11,16 @@ import java.util.List;
 
 import org.junit.jupiter.api.Test;
 
+import dev.pysandbox.execution.Notice;
 import dev.pysandbox.supervisor.SessionRegistry.Session;
 import dev.pysandbox.supervisor.SessionRegistry.SessionEndedException;
 
 class SessionRegistryTest {
     private final List<String> closed = new ArrayList<>();
+    private final List<Notice> notices = new ArrayList<>();
 
     private SessionRegistry registry(int max, Duration idle) {
-        return new SessionRegistry(max, idle, (worker, id) -> closed.add(id));
+        return new SessionRegistry(max, idle, (worker, id) -> closed.add(id), notices::add);
     }
 
     @Test
@@ -34,6 +36,9 @@ class SessionRegistryTest {
         sessions.open("b");
         sessions.open("a");
         sessions.open("c");
+        assertEquals(List.of(Notice.info("Session 'b' was closed because more than 2 sessions were open and it was"
+                + " the least recently used. Its variables and imports are gone; call again to start a new session"
+                + " with this id.")), notices, "the client's user is told when it happens");
         String message = assertThrows(SessionEndedException.class, () -> sessions.open("b")).getMessage();
         assertTrue(message.contains("least recently used"), message);
         sessions.open("b");
@@ -59,6 +64,9 @@ class SessionRegistryTest {
         sessions.open("idle");
         Thread.sleep(120);
         sessions.expireIdle();
+        assertEquals(1, notices.size());
+        assertEquals(Notice.Level.INFO, notices.get(0).level());
+        assertTrue(notices.get(0).text().startsWith("Session 'idle' expired after 0 seconds"), notices.get(0).text());
         String message = assertThrows(SessionEndedException.class, () -> sessions.open("idle")).getMessage();
         assertTrue(message.contains("expired"), message);
     }

@@ -54,6 +54,7 @@ public final class StdioServerTransport implements McpServerTransportProvider {
     private final CountDownLatch terminated = new CountDownLatch(1);
     private volatile McpServerSession session;
     private volatile boolean outputClosed;
+    private final ClientLog clientLog = new ClientLog(() -> session);
 
     /**
      * @param maxLineBytes  longest accepted input line in bytes; longer ones are skipped and answered with -32600
@@ -99,6 +100,11 @@ public final class StdioServerTransport implements McpServerTransportProvider {
             return Mono.error(new IllegalStateException("No session to notify"));
         }
         return current.sendNotification(method, params);
+    }
+
+    /** Log messages for the client (MCP {@code notifications/message}). */
+    public ClientLog clientLog() {
+        return clientLog;
     }
 
     /** Stops dispatching input, waits up to the drain timeout for in-flight requests, closes the session. */
@@ -184,6 +190,10 @@ public final class StdioServerTransport implements McpServerTransportProvider {
         Object requestId = message instanceof McpSchema.JSONRPCRequest request ? request.id() : null;
         try {
             inFlight.track(requestId, session.handle(message));
+            if (message instanceof McpSchema.JSONRPCNotification notification
+                    && McpSchema.METHOD_NOTIFICATION_INITIALIZED.equals(notification.method())) {
+                clientLog.clientReady();
+            }
         } catch (RuntimeException e) {
             // The session should turn failures into error responses itself; this is the last resort
             // that keeps one bad message from taking the reader thread down.

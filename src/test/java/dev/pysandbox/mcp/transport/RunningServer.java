@@ -49,7 +49,7 @@ final class RunningServer implements AutoCloseable {
         transport = new StdioServerTransport(JSON, stdin, stdout, maxLineBytes, drainTimeout);
         server = McpServer.sync(transport)
                 .serverInfo("transport-test", "0.0.1")
-                .capabilities(ServerCapabilities.builder().tools(true).build())
+                .capabilities(ServerCapabilities.builder().tools(true).logging().build())
                 .tools(sleepTool(), echoTool())
                 .build();
     }

@@ -25,6 +25,8 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
+import io.modelcontextprotocol.spec.McpSchema.LoggingLevel;
+import io.modelcontextprotocol.spec.McpSchema.LoggingMessageNotification;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -61,6 +63,28 @@ class StdioServerTransportTest {
         RunningServer s = start();
         assertEquals(List.of("2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"), s.transport.protocolVersions());
         assertEquals(version, s.initialize(version));
+    }
+
+    @Test
+    void logMessagesWaitForTheClientToInitializeThenFollowItsLevel() throws InterruptedException {
+        RunningServer s = start();
+        s.transport.clientLog().send(new LoggingMessageNotification(LoggingLevel.WARNING, "test", "early warning"));
+        s.send(RunningServer.request("init", "initialize", Map.of("protocolVersion", "2025-11-25",
+                "capabilities", Map.of(), "clientInfo", Map.of("name", "raw-test-client", "version", "1"))));
+        s.awaitResponse("init");
+        assertNull(s.stdout.messages.poll(300, TimeUnit.MILLISECONDS), "nothing before notifications/initialized");
+
+        s.send(RunningServer.notification("notifications/initialized", null));
+        Map<String, Object> early = s.next();
+        assertEquals("notifications/message", early.get("method"));
+        assertEquals(Map.of("level", "warning", "logger", "test", "data", "early warning"), early.get("params"));
+
+        s.send(RunningServer.request("level", "logging/setLevel", Map.of("level", "error")));
+        s.awaitResponse("level");
+        s.transport.clientLog().send(new LoggingMessageNotification(LoggingLevel.WARNING, "test", "below the level"));
+        s.transport.clientLog().send(new LoggingMessageNotification(LoggingLevel.ERROR, "test", "at the level"));
+        Map<String, Object> next = s.next();
+        assertEquals(Map.of("level", "error", "logger", "test", "data", "at the level"), next.get("params"));
     }
 
     @Test

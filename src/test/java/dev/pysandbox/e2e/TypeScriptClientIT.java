@@ -1,0 +1,99 @@
+package dev.pysandbox.e2e;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import dev.pysandbox.wire.WireCodec;
+
+/**
+ * The TypeScript SDK's client (npm {@code @modelcontextprotocol/sdk}, what the inspector and many agents
+ * use) gives up on a request after its timeout unless progress resets it (issue 11). A 15-second call with a
+ * 5-second client timeout gets its result when the client passes a progress token and
+ * {@code resetTimeoutOnProgress}, and times out on the client without one: which shows this test can fail.
+ *
+ * <p>The set-up installs the pinned SDK into {@code target/ts-client}; without {@code node} and {@code npm}
+ * the tests are skipped with a message.
+ */
+class TypeScriptClientIT {
+    static final String SDK_VERSION = "1.32.2";
+    private static final Path CLIENT_DIR = SandboxServer.PROJECT_ROOT.resolve("target/ts-client");
+    private static final String SCRIPT = "long-call.mjs";
+
+    @BeforeAll
+    static void installTheTypeScriptSdk() throws IOException, InterruptedException {
+        assumeTrue(runs("node", "--version"), "node is not installed: the TypeScript client tests are skipped");
+        assumeTrue(runs("npm", "--version"), "npm is not installed: the TypeScript client tests are skipped");
+        Files.createDirectories(CLIENT_DIR);
+        Path installed = CLIENT_DIR.resolve("node_modules/@modelcontextprotocol/sdk/package.json");
+        if (!Files.exists(installed) || !Files.readString(installed).contains("\"version\": \"" + SDK_VERSION + "\"")) {
+            Files.writeString(CLIENT_DIR.resolve("package.json"), "{\"name\":\"ts-client-it\",\"private\":true,"
+                    + "\"type\":\"module\",\"dependencies\":{\"@modelcontextprotocol/sdk\":\"" + SDK_VERSION + "\"}}\n");
+            Process npm = new ProcessBuilder("npm", "install", "--no-audit", "--no-fund", "--loglevel=error")
+                    .directory(CLIENT_DIR.toFile()).redirectErrorStream(true).start();
+            String output = new String(npm.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            assertTrue(npm.waitFor(10, TimeUnit.MINUTES) && npm.exitValue() == 0, "npm install failed:\n" + output);
+        }
+        try (InputStream script = TypeScriptClientIT.class.getResourceAsStream("/ts-client/" + SCRIPT)) {
+            Files.copy(script, CLIENT_DIR.resolve(SCRIPT), StandardCopyOption.REPLACE_EXISTING);
+        }
+    }
+
+    @Test
+    void aFifteenSecondCallOutlivesAFiveSecondClientTimeoutWithProgress() throws Exception {
+        Map<String, Object> outcome = longCall("with-progress");
+        assertEquals(Boolean.TRUE, outcome.get("ok"), outcome.toString());
+        assertEquals("finished\n", outcome.get("stdout"));
+        assertTrue(((List<?>) outcome.get("progress")).size() >= 10, "about one notification a second: " + outcome);
+        assertTrue(((Number) outcome.get("seconds")).doubleValue() >= 15, outcome.toString());
+    }
+
+    @Test
+    void withoutAProgressTokenTheSameCallTimesOutOnTheClient() throws Exception {
+        Map<String, Object> outcome = longCall("without-progress");
+        assertEquals(Boolean.FALSE, outcome.get("ok"), outcome.toString());
+        assertTrue(String.valueOf(outcome.get("error")).contains("timed out"), outcome.toString());
+        assertEquals(List.of(), outcome.get("progress"));
+        assertTrue(((Number) outcome.get("seconds")).doubleValue() < 15, outcome.toString());
+    }
+
+    /** Runs the script's long call against a fresh server and returns what it printed. */
+    @SuppressWarnings("unchecked")
+    private static Map<String, Object> longCall(String mode) throws IOException, InterruptedException {
+        List<String> command = new ArrayList<>(List.of("node", SCRIPT, SandboxServer.LAUNCHER.toString(), mode,
+                "--workers=1", "--progress.interval-seconds=1"));
+        Process node = new ProcessBuilder(command).directory(CLIENT_DIR.toFile())
+                .redirectError(ProcessBuilder.Redirect.INHERIT).start();
+        String output = new String(node.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
+        assertTrue(node.waitFor(5, TimeUnit.MINUTES), "the client script did not finish");
+        assertEquals(0, node.exitValue(), "client script failed; it printed: " + output);
+        assertFalse(output.isEmpty(), "the client script printed nothing");
+        String last = output.substring(output.lastIndexOf('\n') + 1);
+        return (Map<String, Object>) WireCodec.parseValue(last);
+    }
+
+    private static boolean runs(String... command) throws InterruptedException {
+        try {
+            Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
+            process.getInputStream().readAllBytes();
+            return process.waitFor(60, TimeUnit.SECONDS) && process.exitValue() == 0;
+        } catch (IOException e) {
+            return false;
+        }
+    }
+}
