@@ -234,6 +234,56 @@ def _make_runner(allowed_imports, strict, preload):
 
     sys.meta_path.append(NoExpat)
 
+    # The context refuses sockets with a host error that `except` cannot catch, so a library that merely
+    # probes for the network (urllib3 does at import) ended the whole call. When `_socket` is first imported,
+    # its socket type and its lookups are swapped for ones that raise PermissionError, an OSError as on a
+    # host without a network. The interpreter still refuses the real thing.
+    class NoNetwork:
+        message = 'network access is not available in this sandbox'
+        harmless = frozenset(('error', 'gaierror', 'herror', 'timeout', 'htonl', 'htons', 'ntohl', 'ntohs',
+                              'inet_aton', 'inet_ntoa', 'inet_pton', 'inet_ntop', 'getdefaulttimeout',
+                              'setdefaulttimeout'))
+
+        @classmethod
+        def refuse(cls, what):
+            def refuse(*args, **kwargs):
+                raise PermissionError('%s: %s' % (what, cls.message))
+            return refuse
+
+        @classmethod
+        def find_spec(cls, name, path=None, target=None):
+            if name != '_socket':
+                return None
+            spec = sys.modules['_frozen_importlib'].BuiltinImporter.find_spec(name)
+            if spec is not None:
+                spec.loader = cls
+            return spec
+
+        @staticmethod
+        def create_module(spec):
+            return sys.modules['_frozen_importlib'].BuiltinImporter.create_module(spec)
+
+        @classmethod
+        def exec_module(cls, module):
+            sys.modules['_frozen_importlib'].BuiltinImporter.exec_module(module)
+
+            class socket(module.socket):
+                __slots__ = ()
+
+                def __new__(kind, *args, **kwargs):
+                    raise PermissionError('socket.socket: ' + cls.message)
+
+            socket.__module__ = '_socket'
+            for name in dir(module):
+                value = getattr(module, name)
+                if callable(value) and not name.startswith('__') and not name.isupper() \
+                        and name not in cls.harmless and not isinstance(value, type):
+                    setattr(module, name, cls.refuse('socket.' + name))
+            module.socket = module.SocketType = socket
+            module.gethostname = constant('sandbox')
+
+    sys.meta_path.insert(0, NoNetwork)
+
     if allowed_imports != '*':
         allowed = frozenset(allowed_imports.split(','))
         listing = ', '.join(sorted(allowed))

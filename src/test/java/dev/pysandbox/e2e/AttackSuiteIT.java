@@ -130,6 +130,13 @@ class AttackSuiteIT {
                 attack("socket.create_connection to a loopback listener",
                         "import socket\nsocket.create_connection(('127.0.0.1', {PORT}), timeout=2)"),
                 attack("raw socket connect", "import socket\ns = socket.socket()\ns.connect(('127.0.0.1', {PORT}))"),
+                attack("socket from the real _socket builtin, around the prelude's stand-in",
+                        "bi = [c for c in ().__class__.__base__.__subclasses__() if c.__name__ == 'BuiltinImporter'][0]\n"
+                                + "import sys\nsys.modules.pop('_socket', None)\n"
+                                + "s = bi.load_module('_socket').socket()\ns.connect(('127.0.0.1', {PORT}))"),
+                attack("socket type recovered from the stand-in's base class",
+                        "import socket\nreal = socket.socket.__mro__[2]\ns = real.__new__(real)\nreal.__init__(s)\n"
+                                + "s.connect(('127.0.0.1', {PORT}))"),
                 attack("urllib.request", "import urllib.request\nurllib.request.urlopen('http://127.0.0.1:{PORT}/', timeout=2)"),
                 attack("http.client", "import http.client\nc = http.client.HTTPConnection('127.0.0.1', {PORT}, timeout=2)\nc.request('GET', '/')"),
                 // --- host classes and other languages ---
@@ -188,6 +195,33 @@ class AttackSuiteIT {
         assertFalse(everything.contains(ENV_SECRET), "saw the server's environment: " + everything);
         assertFalse(Files.exists(MUST_NOT_CREATE), "created a file on the host");
         assertFalse(Files.exists(PROCESS_MARKER), "started a process on the host");
+        assertEquals(0, connections.get(), "reached the loopback listener");
+    }
+
+    @Test
+    void networkRefusalsAreOrdinaryOSErrorsThatCodeCanCatch() {
+        // Libraries probe for the network (urllib3 at import) and expect OSError on a host without one; the
+        // context's own refusal is a host error that no `except` catches, which used to end the call.
+        String code = fill("""
+                import socket
+                for name, attempt in [('socket', lambda: socket.socket()),
+                                      ('getaddrinfo', lambda: socket.getaddrinfo('localhost', {PORT})),
+                                      ('create_connection', lambda: socket.create_connection(('127.0.0.1', {PORT}), timeout=2))]:
+                    try:
+                        attempt()
+                        print(name, 'was allowed')
+                    except OSError as e:
+                        print(name, type(e).__name__, e)
+                print('hostname', socket.gethostname())
+                """);
+        Map<String, Object> result = server.python(code);
+        assertEquals("success", result.get("status"), () -> WireCodec.encode(result));
+        assertEquals("""
+                socket PermissionError socket.socket: network access is not available in this sandbox
+                getaddrinfo PermissionError socket.getaddrinfo: network access is not available in this sandbox
+                create_connection PermissionError socket.getaddrinfo: network access is not available in this sandbox
+                hostname sandbox
+                """, result.get("stdout"));
         assertEquals(0, connections.get(), "reached the loopback listener");
     }
 
