@@ -36,6 +36,7 @@ public record ServerConfig(
         ImportPolicy imports,
         boolean strictBuiltins,
         List<String> preload,
+        Path packagesDir,
         String logLevel) {
 
     /** Heap the Graal compiler needs in a worker on top of worker.heap; see WorkerLauncher.workerHeap. */
@@ -88,6 +89,7 @@ public record ServerConfig(
                 imports(s),
                 bool(s, "builtins.strict"),
                 modules(s, "worker.preload"),
+                packagesDir(s),
                 logLevel);
     }
 
@@ -186,6 +188,27 @@ public record ServerConfig(
 
     private static Path path(String raw, Path fallback) {
         return (raw.isBlank() ? fallback : Path.of(raw)).toAbsolutePath().normalize();
+    }
+
+    /**
+     * Installed packages are data the operator chose, not a cache, and must never sit inside the worker's
+     * resource cache: that is the one folder a worker may write, and a worker must not be able to plant
+     * code for the calls after it.
+     */
+    private static Path packagesDir(Settings s) throws ConfigException {
+        Path dir = path(s.get("packages.dir"), defaultDataDir().resolve("packages"));
+        Path cache = path(s.get("worker.cache-dir"), defaultCacheDir());
+        if (dir.startsWith(cache) || cache.startsWith(dir)) {
+            throw new ConfigException("packages.dir (" + dir + ") must not be inside worker.cache-dir (" + cache
+                    + ") or contain it: workers may write to their cache");
+        }
+        return dir;
+    }
+
+    private static Path defaultDataDir() {
+        String xdg = System.getenv("XDG_DATA_HOME");
+        Path base = xdg != null && !xdg.isBlank() ? Path.of(xdg) : Path.of(System.getProperty("user.home"), ".local", "share");
+        return base.resolve("python-sandbox-mcp");
     }
 
     private static Path defaultCacheDir() {

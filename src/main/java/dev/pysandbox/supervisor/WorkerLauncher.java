@@ -57,6 +57,10 @@ public final class WorkerLauncher {
         List<Path> readable = new ArrayList<>(OsSandbox.readablePaths(classPath));
         readable.add(runtime.java().getParent().getParent());
         readable.add(runtimeDirectory);
+        if (!settings.packagesDir().isEmpty()) {
+            // Created now, empty, so that the OS layer can show it to workers started before the first install.
+            readable.add(Files.createDirectories(Path.of(settings.packagesDir())));
+        }
         this.osSandbox = OsSandbox.detect(OsSandbox.mode(osSandbox), resourceCache, readable);
     }
 
@@ -72,7 +76,7 @@ public final class WorkerLauncher {
     public static WorkerLauncher forConfig(ServerConfig config) throws IOException {
         WorkerSettings settings = new WorkerSettings(config.captureBytes(), config.stopAfterBytes(),
                 config.readyContexts(), Math.max(100, config.killGrace().toMillis() / 3), config.imports(),
-                config.strictBuiltins(), config.preload());
+                config.strictBuiltins(), config.preload(), config.packagesDir().toString());
         return new WorkerLauncher(config.workerHeap(), config.cacheDir(), config.workerJvmOptions(), settings,
                 config.jit(), config.osSandbox());
     }

@@ -4,6 +4,8 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.Optional;
 
 import org.graalvm.polyglot.Context;
 import org.graalvm.polyglot.Engine;
@@ -13,7 +15,11 @@ import org.graalvm.polyglot.PolyglotAccess;
 import org.graalvm.polyglot.SandboxPolicy;
 import org.graalvm.polyglot.Source;
 import org.graalvm.polyglot.Value;
+import org.graalvm.polyglot.io.FileSystem;
 import org.graalvm.polyglot.io.IOAccess;
+
+import dev.pysandbox.packages.PackageFileSystem;
+import dev.pysandbox.packages.PackageFolder;
 
 /**
  * Builds locked-down GraalPy contexts on one shared {@link Engine}. Sharing the engine is what makes a new
@@ -22,7 +28,8 @@ import org.graalvm.polyglot.io.IOAccess;
  * <p>The settings are the tightest the community edition accepts (measured; see shared/notes): the
  * CONSTRAINED policy, and every capability switched off explicitly because CONSTRAINED alone leaves threads,
  * polyglot access and host class lookup to the embedder. {@code IOAccess.NONE} still lets the stdlib import,
- * read-only. None of this is the security boundary on its own: the worker process is.
+ * read-only; when the operator has installed packages, the only file system is {@link PackageFileSystem},
+ * which shows their folder read-only. None of this is the security boundary on its own: the worker process is.
  */
 final class SandboxContexts implements AutoCloseable {
     /** {@code HostAccess.NONE} is refused by CONSTRAINED; this is NONE without mutable target mappings. */
@@ -31,6 +38,10 @@ final class SandboxContexts implements AutoCloseable {
     private final Engine engine;
     private final Source prelude;
     private final WorkerSettings settings;
+    private final PackageFolder packages;
+    /** The package generation last used and its file system; new ones when an install switches generations. */
+    private Path packageGeneration;
+    private PackageFileSystem packageFileSystem;
 
     SandboxContexts(WorkerSettings settings) {
         this.settings = settings;
@@ -41,6 +52,7 @@ final class SandboxContexts implements AutoCloseable {
                 .option("engine.WarnInterpreterOnly", "false")
                 .build();
         this.prelude = Source.newBuilder("python", readPrelude(), "<sandbox-prelude>").buildLiteral();
+        this.packages = settings.packagesDir().isEmpty() ? null : new PackageFolder(Path.of(settings.packagesDir()));
     }
 
     /**
@@ -50,6 +62,12 @@ final class SandboxContexts implements AutoCloseable {
      */
     PreparedContext prepare(boolean preload) {
         CallStreams streams = new CallStreams();
+        PackageFileSystem packageFiles;
+        Path generation;
+        synchronized (this) {
+            packageFiles = packageFileSystem();
+            generation = packageGeneration;
+        }
         Context context = Context.newBuilder("python")
                 .engine(engine)
                 .sandbox(SandboxPolicy.CONSTRAINED)
@@ -62,7 +80,8 @@ final class SandboxContexts implements AutoCloseable {
                 .allowNativeAccess(false)
                 .allowCreateThread(false)
                 .allowCreateProcess(false)
-                .allowIO(IOAccess.NONE)
+                .allowIO(packageFiles == null ? IOAccess.NONE
+                        : IOAccess.newBuilder().fileSystem(FileSystem.allowInternalResourceAccess(packageFiles)).build())
                 .allowEnvironmentAccess(EnvironmentAccess.NONE)
                 .allowPolyglotAccess(PolyglotAccess.NONE)
                 .allowInnerContextOptions(false)
@@ -71,12 +90,34 @@ final class SandboxContexts implements AutoCloseable {
                 .build();
         try {
             Value runner = context.eval(prelude).execute(settings.imports().encode(), settings.strictBuiltins(),
-                    preload ? String.join(",", settings.preload()) : "");
-            return new PreparedContext(context, streams, runner);
+                    preload ? String.join(",", settings.preload()) : "",
+                    packageFiles == null ? "" : PackageFileSystem.MOUNT.toString());
+            return new PreparedContext(context, streams, runner, generation);
         } catch (RuntimeException e) {
             context.close(true);
             throw e;
         }
+    }
+
+    /**
+     * The file system showing the package generation in use now, or null when nothing is installed. Read
+     * for every context, so that an install reaches the next context without a restart.
+     */
+    private PackageFileSystem packageFileSystem() {
+        Optional<Path> generation = packages == null ? Optional.empty() : packages.current();
+        if (generation.isEmpty()) {
+            packageGeneration = null;
+            packageFileSystem = null;
+        } else if (!generation.get().equals(packageGeneration)) {
+            try {
+                packageFileSystem = new PackageFileSystem(generation.get());
+                packageGeneration = generation.get();
+            } catch (IOException e) {
+                packageFileSystem = null; // removed between the check and now: as if nothing were installed
+                packageGeneration = null;
+            }
+        }
+        return packageFileSystem;
     }
 
     String implementationName() {
@@ -99,7 +140,16 @@ final class SandboxContexts implements AutoCloseable {
         }
     }
 
-    /** A context ready for user code: its streams and the prelude's runner function. */
-    record PreparedContext(Context context, CallStreams streams, Value runner) {
+    /**
+     * A context ready for user code: its streams, the prelude's runner function, and the package generation
+     * it shows (null for none).
+     */
+    record PreparedContext(Context context, CallStreams streams, Value runner, Path packages) {
+    }
+
+    /** Whether the context shows the packages installed now; one built before an install does not. */
+    boolean isCurrent(PreparedContext prepared) {
+        Path now = packages == null ? null : packages.current().orElse(null);
+        return java.util.Objects.equals(prepared.packages(), now);
     }
 }

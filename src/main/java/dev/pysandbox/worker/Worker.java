@@ -99,7 +99,7 @@ final class Worker {
     private void execute(WorkerCommand command) {
         PreparedContext prepared;
         try {
-            prepared = command.session() == null ? ready.take() : sessionContext(command.session());
+            prepared = command.session() == null ? takeReady() : sessionContext(command.session());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return;
@@ -129,9 +129,20 @@ final class Worker {
         if (existing != null) {
             return existing;
         }
-        PreparedContext fresh = ready.take();
+        PreparedContext fresh = takeReady();
         sessions.put(session, fresh);
         return fresh;
+    }
+
+    /** A ready context that shows the packages installed now: one built before an install is dropped. */
+    private PreparedContext takeReady() throws InterruptedException {
+        while (true) {
+            PreparedContext prepared = ready.take();
+            if (contexts.isCurrent(prepared)) {
+                return prepared;
+            }
+            janitor.execute(() -> prepared.context().close(true));
+        }
     }
 
     private void reply(WorkerCommand command, ExecutionResult result, boolean recycle) {

@@ -14,9 +14,10 @@ import java.util.List;
  * @param strictBuiltins     whether user code may not name eval, exec, open and the other escape hatches
  * @param preload            modules each ready context imports before its call arrives (those the import
  *                           policy allows; the others are dropped here)
+ * @param packagesDir        the operator's package folder on the host ({@code packages.dir}); empty for none
  */
 public record WorkerSettings(int captureBytes, long stopAfterBytes, int readyContexts, long interruptWaitMillis,
-        ImportPolicy imports, boolean strictBuiltins, List<String> preload) {
+        ImportPolicy imports, boolean strictBuiltins, List<String> preload, String packagesDir) {
     static final String PREFIX = "pysandbox.worker.";
 
     public WorkerSettings {
@@ -32,6 +33,7 @@ public record WorkerSettings(int captureBytes, long stopAfterBytes, int readyCon
             "-D" + PREFIX + "imports=" + imports.encode(),
             "-D" + PREFIX + "strictBuiltins=" + strictBuiltins,
             "-D" + PREFIX + "preload=" + String.join(",", preload),
+            "-D" + PREFIX + "packagesDir=" + packagesDir,
         };
     }
 
@@ -43,6 +45,7 @@ public record WorkerSettings(int captureBytes, long stopAfterBytes, int readyCon
                 Long.getLong(PREFIX + "interruptWaitMillis", 500),
                 ImportPolicy.decode(System.getProperty(PREFIX + "imports", ImportPolicy.standard().encode())),
                 Boolean.getBoolean(PREFIX + "strictBuiltins"),
-                List.of(System.getProperty(PREFIX + "preload", "").split(",")).stream().filter(m -> !m.isBlank()).toList());
+                List.of(System.getProperty(PREFIX + "preload", "").split(",")).stream().filter(m -> !m.isBlank()).toList(),
+                System.getProperty(PREFIX + "packagesDir", ""));
     }
 }

@@ -9,11 +9,16 @@
 # optional strict profile. They make the sandbox's rules visible early and clearly; they are not the
 # boundary (the context settings and the worker process are), so a way around them still reaches nothing.
 
-def _make_runner(allowed_imports, strict, preload):
+def _make_runner(allowed_imports, strict, preload, packages):
     """allowed_imports: '*' for no import checks, else comma-separated module names (packages include
     their submodules). strict: forbid naming eval, exec, open and the other introspection builtins.
-    preload: comma-separated modules to import now, before any user code, so calls find them loaded."""
+    preload: comma-separated modules to import now, before any user code, so calls find them loaded.
+    packages: where the operator's installed packages are mounted read-only, or '' if none are."""
     import sys, os, posix, builtins, _signal
+
+    # After the standard library, so that a package cannot shadow a standard module.
+    if packages:
+        sys.path.append(packages)
 
     # The prelude's own lazy imports must not go through the import guard installed below: its functions
     # live in __main__, exactly where the guard looks for user code.
@@ -284,6 +289,12 @@ def _make_runner(allowed_imports, strict, preload):
 
     sys.meta_path.insert(0, NoNetwork)
 
+    # Well-known packages built on C, C++ or Rust extensions: the sandbox refuses native code, so no install
+    # can make them work, and the message says so instead of "not installed".
+    needs_native = frozenset(('numpy', 'pandas', 'scipy', 'pydantic', 'pydantic_core', 'regex', 'lxml',
+                              'matplotlib', 'sklearn', 'torch', 'cryptography', 'psutil', 'orjson', 'ujson',
+                              'pyarrow', 'polars'))
+
     if allowed_imports != '*':
         allowed = frozenset(allowed_imports.split(','))
         listing = ', '.join(sorted(allowed))
@@ -301,12 +312,23 @@ def _make_runner(allowed_imports, strict, preload):
             # globals pass too: GraalPy's builtin modules import their helpers that way (time imports
             # _polyglot_time), so __import__('os') called bare gets around this layer, and still reaches
             # only what the interpreter's settings allow.
-            from_user = isinstance(globals, dict) and globals.get('__name__') == '__main__'
-            if from_user and level == 0 and not permitted(name) and not (
+            from_user = isinstance(globals, dict) and globals.get('__name__') == '__main__' and level == 0
+            top = name.partition('.')[0]
+            if from_user and top in needs_native:
+                raise ImportError("'%s' needs native code, which this sandbox cannot run: only pure-Python"
+                                  " packages can be installed" % top, name=name)
+            if from_user and not permitted(name) and not (
                     fromlist and all(f != '*' and permitted(name + '.' + f) for f in fromlist)):
                 raise ImportError("import of '%s' is not allowed in this sandbox; allowed modules: %s"
                                   % (name, listing), name=name)
-            return load(name, globals, locals, fromlist, level)
+            try:
+                return load(name, globals, locals, fromlist, level)
+            except ModuleNotFoundError as e:
+                if from_user and e.name == top and top not in sys.stdlib_module_names:
+                    raise ModuleNotFoundError("'%s' is allowed but not installed in this sandbox; the operator"
+                                              " can install the package that provides it with"
+                                              " bin/python-sandbox-mcp install" % top, name=top) from None
+                raise
 
         builtins.__import__ = guarded_import
 

@@ -70,7 +70,7 @@ class SettingsTest {
                 .with("worker.preload", "json, statistics,os", "test")
                 .with("imports.deny", "statistics", "test"));
         assertEquals(java.util.List.of("json", "statistics", "os"), config.preload());
-        WorkerSettings settings = new WorkerSettings(1024, 4096, 2, 100, config.imports(), false, config.preload());
+        WorkerSettings settings = new WorkerSettings(1024, 4096, 2, 100, config.imports(), false, config.preload(), "");
         assertEquals(java.util.List.of("json"), settings.preload(), "os is outside the profile, statistics denied");
         String message = assertThrows(ConfigException.class, () -> ServerConfig.from(
                 Settings.defaults().with("worker.preload", "json;import os", "test"))).getMessage();

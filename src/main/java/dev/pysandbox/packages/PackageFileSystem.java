@@ -1,0 +1,184 @@
+package dev.pysandbox.packages;
+
+import java.io.IOException;
+import java.net.URI;
+import java.nio.channels.SeekableByteChannel;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.AccessMode;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.OpenOption;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.FileAttribute;
+import java.util.Iterator;
+import java.util.Map;
+import java.util.Set;
+
+import org.graalvm.polyglot.io.FileSystem;
+
+/**
+ * What guest code sees of the host's files: one folder of installed packages, read-only, at {@link #MOUNT}.
+ *
+ * <p>GraalVM trusts a file system the embedder supplies completely: the CONSTRAINED policy refuses the
+ * built-in host file systems but does not look inside this one, so its confinement is this class's job
+ * (SECURITY.md; attack tests in {@code PackageFileSystemTest} and the attack suite). The rules:
+ * <ul>
+ *   <li>a guest path is made absolute against {@code /} and normalized; anything outside {@link #MOUNT} is
+ *       refused as {@link AccessDeniedException}, as the interpreter refuses host files without this;</li>
+ *   <li>under the mount, the host file must still lie under the folder after every {@code ..} and symlink is
+ *       resolved; one that does not counts as missing;</li>
+ *   <li>files open for reading only; creating, writing and deleting are refused;</li>
+ *   <li>paths handed back (listings, real paths) are guest paths, so no host path reaches the guest.</li>
+ * </ul>
+ * The language home (the standard library) is not served here: the context wraps this file system in
+ * {@link FileSystem#allowInternalResourceAccess}, which serves it as before.
+ */
+public final class PackageFileSystem implements FileSystem {
+    /** Where guests find the packages; on {@code sys.path} after the standard library. */
+    public static final Path MOUNT = Path.of("/site-packages");
+    private static final Path GUEST_ROOT = Path.of("/");
+
+    private final Path folder;
+
+    /** @param folder the host folder to show; must exist (it is resolved to its real path once, here) */
+    public PackageFileSystem(Path folder) throws IOException {
+        this.folder = folder.toRealPath();
+    }
+
+    @Override
+    public Path parsePath(URI uri) {
+        return Path.of(uri);
+    }
+
+    @Override
+    public Path parsePath(String path) {
+        return Path.of(path);
+    }
+
+    @Override
+    public Path toAbsolutePath(Path path) {
+        return GUEST_ROOT.resolve(path).normalize();
+    }
+
+    @Override
+    public void checkAccess(Path path, Set<? extends AccessMode> modes, LinkOption... linkOptions) throws IOException {
+        if (modes.contains(AccessMode.WRITE)) {
+            throw readOnly(path);
+        }
+        Path host = host(path);
+        host.getFileSystem().provider().checkAccess(host, modes.toArray(AccessMode[]::new));
+    }
+
+    @Override
+    public void createDirectory(Path dir, FileAttribute<?>... attrs) throws IOException {
+        throw readOnly(dir);
+    }
+
+    @Override
+    public void delete(Path path) throws IOException {
+        throw readOnly(path);
+    }
+
+    @Override
+    public SeekableByteChannel newByteChannel(Path path, Set<? extends OpenOption> options, FileAttribute<?>... attrs)
+            throws IOException {
+        for (OpenOption option : options) {
+            if (option != StandardOpenOption.READ && option != LinkOption.NOFOLLOW_LINKS) {
+                throw readOnly(path);
+            }
+        }
+        return Files.newByteChannel(host(path), StandardOpenOption.READ);
+    }
+
+    @Override
+    public DirectoryStream<Path> newDirectoryStream(Path dir, DirectoryStream.Filter<? super Path> filter)
+            throws IOException {
+        Path guestDir = toAbsolutePath(dir);
+        DirectoryStream<Path> entries = Files.newDirectoryStream(host(dir));
+        return new DirectoryStream<>() {
+            @Override
+            public Iterator<Path> iterator() {
+                Iterator<Path> hostEntries = entries.iterator();
+                return new Iterator<>() {
+                    private Path next = advance();
+
+                    private Path advance() {
+                        while (hostEntries.hasNext()) {
+                            Path guest = guestDir.resolve(hostEntries.next().getFileName().toString());
+                            try {
+                                if (filter.accept(guest)) {
+                                    return guest;
+                                }
+                            } catch (IOException e) {
+                                return null;
+                            }
+                        }
+                        return null;
+                    }
+
+                    @Override
+                    public boolean hasNext() {
+                        return next != null;
+                    }
+
+                    @Override
+                    public Path next() {
+                        if (next == null) {
+                            throw new java.util.NoSuchElementException();
+                        }
+                        Path current = next;
+                        next = advance();
+                        return current;
+                    }
+                };
+            }
+
+            @Override
+            public void close() throws IOException {
+                entries.close();
+            }
+        };
+    }
+
+    @Override
+    public Path toRealPath(Path path, LinkOption... linkOptions) throws IOException {
+        return MOUNT.resolve(folder.relativize(host(path)).toString());
+    }
+
+    @Override
+    public Map<String, Object> readAttributes(Path path, String attributes, LinkOption... options) throws IOException {
+        return Files.readAttributes(host(path), attributes);
+    }
+
+    /**
+     * The host file behind a guest path, every symlink resolved, or an exception: {@link AccessDeniedException}
+     * outside the mount, {@link NoSuchFileException} for what does not exist or leads out of the folder.
+     */
+    private Path host(Path guestPath) throws IOException {
+        Path guest = toAbsolutePath(guestPath);
+        if (!guest.startsWith(MOUNT)) {
+            throw new AccessDeniedException(guestPath.toString());
+        }
+        Path host = folder.resolve(MOUNT.relativize(guest).toString()).normalize();
+        if (!host.startsWith(folder)) {
+            throw new NoSuchFileException(guestPath.toString());
+        }
+        Path real;
+        try {
+            real = host.toRealPath();
+        } catch (IOException e) {
+            throw new NoSuchFileException(guestPath.toString());
+        }
+        if (!real.startsWith(folder)) {
+            throw new NoSuchFileException(guestPath.toString());
+        }
+        return real;
+    }
+
+    private static AccessDeniedException readOnly(Path path) {
+        return new AccessDeniedException(path.toString(), null, "the sandbox's package folder is read-only");
+    }
+}

@@ -1,0 +1,138 @@
+package dev.pysandbox.e2e;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import dev.pysandbox.wire.WireCodec;
+
+/**
+ * The operator's package folder (issue 12), filled here by hand the way an install leaves it (generations and
+ * a {@code current} file): code imports what is installed and allowed, reads it at {@code /site-packages}
+ * and nothing else, and an install while the server runs reaches the next call. The ImportError tells
+ * "not allowed", "not installed" and "needs native code" apart.
+ */
+class PackagesIT {
+    private static final Path PACKAGES = SandboxServer.PROJECT_ROOT.resolve("target/it-packages");
+    private static final Path SECRET = SandboxServer.PROJECT_ROOT.resolve("target/it-packages-secret.txt");
+    private static SandboxServer server;
+
+    @BeforeAll
+    static void start() throws IOException {
+        deleteTree(PACKAGES);
+        Files.createDirectories(PACKAGES);
+        Files.writeString(SECRET, "PACKAGE-FOLDER-SECRET");
+        generation(1, "VALUE = 1\n");
+        Files.createSymbolicLink(PACKAGES.resolve("gen-1/escape-link"), SECRET);
+        server = SandboxServer.start("--workers=1", "--packages.dir=" + PACKAGES,
+                "--imports.allow=tinypkg,jmespath_not_installed,os");
+    }
+
+    @AfterAll
+    static void stop() {
+        server.close();
+    }
+
+    /** Writes generation n holding tinypkg, and makes it current with one rename, as an install does. */
+    private static void generation(int n, String body) throws IOException {
+        Path pkg = Files.createDirectories(PACKAGES.resolve("gen-" + n + "/tinypkg"));
+        Files.writeString(pkg.resolve("__init__.py"), body);
+        Path next = Files.writeString(PACKAGES.resolve("current.next"), "gen-" + n + "\n");
+        Files.move(next, PACKAGES.resolve("current"), java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+    }
+
+    private static Map<String, Object> run(String code) {
+        return server.python(code);
+    }
+
+    @Test
+    void anInstalledAllowedPackageImportsFromTheMount() {
+        Map<String, Object> result = run("import tinypkg, sys\nprint(tinypkg.VALUE, tinypkg.__file__, sys.path[-1])");
+        assertEquals("success", result.get("status"), () -> WireCodec.encode(result));
+        assertTrue(((String) result.get("stdout")).endsWith(" /site-packages/tinypkg/__init__.py /site-packages\n"),
+                () -> WireCodec.encode(result));
+        assertFalse(WireCodec.encode(result).contains(PACKAGES.toString()), "no host path");
+    }
+
+    @Test
+    void anInstallWhileTheServerRunsReachesTheNextCall() throws IOException {
+        generation(2, "VALUE = 2\n");
+        assertEquals("2\n", run("import tinypkg\nprint(tinypkg.VALUE)").get("stdout"));
+        generation(1, "VALUE = 1\n");
+        assertEquals("1\n", run("import tinypkg\nprint(tinypkg.VALUE)").get("stdout"));
+    }
+
+    @Test
+    void importErrorsSayWhy() {
+        assertTrue(error(run("import tabulate")).startsWith("ImportError: import of 'tabulate' is not allowed in this sandbox"));
+        assertEquals("ModuleNotFoundError: 'jmespath_not_installed' is allowed but not installed in this sandbox;"
+                + " the operator can install the package that provides it with bin/python-sandbox-mcp install",
+                error(run("import jmespath_not_installed")));
+        assertEquals("ImportError: 'numpy' needs native code, which this sandbox cannot run: only pure-Python"
+                + " packages can be installed", error(run("import numpy")));
+    }
+
+    @Test
+    void attackWriteIntoThePackageFolder() {
+        Map<String, Object> result = run("""
+                import os
+                for attempt in (lambda: open('/site-packages/tinypkg/__init__.py', 'w'),
+                                lambda: open('/site-packages/tinypkg/evil.py', 'x'),
+                                lambda: os.mkdir('/site-packages/evil'),
+                                lambda: os.remove('/site-packages/tinypkg/__init__.py')):
+                    try:
+                        attempt()
+                        print('allowed')
+                    except OSError as e:
+                        print(type(e).__name__)
+                """);
+        assertEquals("PermissionError\nPermissionError\nPermissionError\nPermissionError\n", result.get("stdout"),
+                () -> WireCodec.encode(result));
+        assertEquals(java.util.List.of("__init__.py"), java.util.List.of(PACKAGES.resolve("gen-1/tinypkg").toFile().list()));
+    }
+
+    @Test
+    void attackReadOutOfThePackageFolder() {
+        Map<String, Object> result = run(("""
+                import os
+                for path in ('{SECRET}', '/site-packages/escape-link', '/site-packages/../{SECRET}',
+                             '/site-packages/tinypkg/../../../../../../{SECRET}', '/etc/passwd'):
+                    try:
+                        print(open(path).read())
+                    except OSError as e:
+                        print(type(e).__name__)
+                try:
+                    print(os.listdir('/'))
+                except OSError as e:
+                    print(type(e).__name__)
+                print(sorted(os.listdir('/site-packages')))
+                """).replace("{SECRET}", SECRET.toString()));
+        String stdout = (String) result.get("stdout");
+        assertFalse(WireCodec.encode(result).contains("PACKAGE-FOLDER-SECRET"), stdout);
+        assertEquals("PermissionError\nFileNotFoundError\nPermissionError\nPermissionError\nPermissionError\n"
+                + "PermissionError\n['escape-link', 'tinypkg']\n", stdout, () -> WireCodec.encode(result));
+    }
+
+    private static String error(Map<String, Object> result) {
+        return String.valueOf(result.get("error_message"));
+    }
+
+    private static void deleteTree(Path root) throws IOException {
+        if (Files.exists(root, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+            try (var paths = Files.walk(root)) {
+                for (Path path : paths.sorted(java.util.Comparator.reverseOrder()).toList()) {
+                    Files.delete(path);
+                }
+            }
+        }
+    }
+}
