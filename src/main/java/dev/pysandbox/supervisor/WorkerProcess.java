@@ -62,7 +62,7 @@ final class WorkerProcess {
     /** Set before a kill is even sent, so a dying worker is never handed out again. */
     private volatile boolean retiring;
     private volatile boolean gone;
-    /** Why the server ended this worker; null while it lives, or if it ended on its own. */
+    /** Why this worker ended: set when the server ends it, or at its exit when it ended on its own. */
     private volatile Ending ending;
     private final java.util.concurrent.atomic.AtomicInteger callsServed = new java.util.concurrent.atomic.AtomicInteger();
 
@@ -235,7 +235,9 @@ final class WorkerProcess {
             case WorkerEvent.RESULT -> {
                 if (event.recycle()) {
                     log.info("{} asked to be replaced after call {}", name, event.id());
-                    endFor(Notice.Level.WARNING, "could not be reused after a call that timed out or hit a limit");
+                    // A precaution the worker asks for after a timeout, a sandbox refusal or a limit: routine, so info.
+                    endFor(Notice.Level.INFO, "was replaced as a precaution after a call that timed out, was"
+                            + " refused by the sandbox or hit a limit");
                     kill();
                 }
                 PendingCall call = pending.remove(event.id());
