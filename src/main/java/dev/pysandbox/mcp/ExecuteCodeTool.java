@@ -3,6 +3,8 @@ package dev.pysandbox.mcp;
 import java.time.Duration;
 import java.util.Locale;
 import java.util.Map;
+import java.util.SortedSet;
+import java.util.TreeSet;
 
 import io.modelcontextprotocol.json.McpJsonMapper;
 import io.modelcontextprotocol.server.McpServerFeatures.SyncToolSpecification;
@@ -17,6 +19,7 @@ import dev.pysandbox.execution.ExecutionResult;
 import dev.pysandbox.execution.Status;
 import dev.pysandbox.mcp.CallArguments.InvalidArgument;
 import dev.pysandbox.wire.WireCodec;
+import dev.pysandbox.worker.ImportPolicy;
 
 /**
  * {@code execute_code}: validate, run in the sandbox, answer with the result as structured content and as
@@ -34,7 +37,13 @@ final class ExecuteCodeTool {
         this.config = config;
     }
 
-    SyncToolSpecification specification(McpJsonMapper json) {
+    /**
+     * The tool as clients see it. Its description names the timeouts and every module code may import, the
+     * installed packages among them, so an agent need not find out by failing.
+     *
+     * @param installed the top-level modules of the operator's package folder now
+     */
+    SyncToolSpecification specification(McpJsonMapper json, SortedSet<String> installed) {
         Map<String, String> limits = Map.of(
                 "max_timeout", Long.toString(config.maxTimeout().toSeconds()),
                 "default_timeout", Long.toString(config.defaultTimeout().toSeconds()),
@@ -43,14 +52,31 @@ final class ExecuteCodeTool {
                 .name(NAME)
                 .title(TITLE)
                 .annotations(CodeRunner.annotations(TITLE))
-                .description("Runs Python 3.12 code (GraalPy) in an isolated sandbox with no file system, network,"
-                        + " processes or host access, and returns stdout, stderr, exit_code, status and the value of"
-                        + " a `result` variable. Pure-computation standard library modules are available."
-                        + " Pass session_id to keep variables between calls.")
+                .description(describe(installed))
                 .inputSchema(json, ToolSchemas.load("execute_code.input.json", limits))
                 .outputSchema(json, ToolSchemas.load("execute_code.output.json", Map.of()))
                 .build();
         return SyncToolSpecification.builder().tool(tool).callHandler(this::call).build();
+    }
+
+    /** What {@code execute_code} tells agents: the timeouts, every module code may import, what cannot run. */
+    private String describe(SortedSet<String> installed) {
+        ImportPolicy imports = config.imports();
+        SortedSet<String> packages = new TreeSet<>(installed);
+        packages.removeIf(module -> !imports.allows(module));
+        SortedSet<String> others = new TreeSet<>(imports.modules());
+        others.removeAll(packages);
+        String modules = imports.unrestrictedImports()
+                ? "Code may import any module of the standard library"
+                : "Code may import these modules: " + String.join(", ", others);
+        return "Runs Python 3.12 code (GraalPy) in an isolated sandbox with no file system, network, processes or"
+                + " host access, and returns stdout, stderr, exit_code, status and the value of a `result` variable."
+                + " Timeout: " + config.defaultTimeout().toSeconds() + " s unless `timeout` says otherwise, at most "
+                + config.maxTimeout().toSeconds() + " s. " + modules
+                + (packages.isEmpty() ? "; no third-party packages are installed" : "; installed packages: "
+                        + String.join(", ", packages))
+                + ". Packages with native code (numpy, pandas, pydantic) cannot run here."
+                + " Pass session_id to keep variables and imports between calls.";
     }
 
     private CallToolResult call(McpSyncServerExchange exchange, CallToolRequest request) {

@@ -4,8 +4,10 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.time.Duration;
+import java.util.SortedSet;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 
 import io.modelcontextprotocol.json.McpJsonDefaults;
 import io.modelcontextprotocol.json.McpJsonMapper;
@@ -18,6 +20,7 @@ import io.modelcontextprotocol.spec.McpSchema.ServerCapabilities;
 import dev.pysandbox.config.ServerConfig;
 import dev.pysandbox.execution.Notice;
 import dev.pysandbox.mcp.transport.StdioServerTransport;
+import dev.pysandbox.packages.PackageFolder;
 import dev.pysandbox.supervisor.Sandbox;
 
 /**
@@ -28,6 +31,7 @@ import dev.pysandbox.supervisor.Sandbox;
  */
 public final class SandboxMcpServer {
     public static final String NAME = "python-sandbox-mcp";
+    private static final long PACKAGE_CHECK_SECONDS = 2;
 
     private SandboxMcpServer() {
     }
@@ -38,26 +42,34 @@ public final class SandboxMcpServer {
         McpJsonMapper json = McpJsonDefaults.getMapper();
         // At EOF, calls in flight still get their answers: the longest a call can take is its timeout plus the kill grace.
         Duration drain = config.maxTimeout().plus(config.killGrace()).plusSeconds(5);
-        ScheduledExecutorService progressTimers = Executors.newSingleThreadScheduledExecutor(runnable -> {
-            Thread thread = new Thread(runnable, "mcp-progress");
+        ScheduledExecutorService timers = Executors.newSingleThreadScheduledExecutor(runnable -> {
+            Thread thread = new Thread(runnable, "mcp-timers");
             thread.setDaemon(true);
             return thread;
         });
-        CodeRunner runner = new CodeRunner(sandbox, config.maxCodeBytes(), config.progressInterval(), progressTimers);
+        CodeRunner runner = new CodeRunner(sandbox, config.maxCodeBytes(), config.progressInterval(), timers);
+        ExecuteCodeTool executeCode = new ExecuteCodeTool(runner, config);
+        PackageFolder packages = new PackageFolder(config.packagesDir());
+        SortedSet<String> installed = packages.modules();
         StdioServerTransport transport = new StdioServerTransport(json, in, out, config.maxLineBytes(), drain);
         McpSyncServer server = McpServer.sync(transport)
                 .serverInfo(NAME, version())
                 .instructions("Run Python code safely with execute_code (structured result) or run_python (text)."
                         + " Code runs in an isolated GraalPy interpreter without file, network or process access.")
-                .capabilities(ServerCapabilities.builder().tools(false).logging().build())
-                .tools(new ExecuteCodeTool(runner, config).specification(json),
+                .capabilities(ServerCapabilities.builder().tools(true).logging().build())
+                .tools(executeCode.specification(json, installed),
                         new RunPythonTool(runner, config).specification(json))
                 .build();
+        // An install while the server runs changes what code may import: the description says so, and
+        // replacing the tool tells clients with notifications/tools/list_changed.
+        PackageWatch packageWatch = new PackageWatch(packages, installed,
+                now -> server.addTool(executeCode.specification(json, now)));
+        timers.scheduleWithFixedDelay(packageWatch, PACKAGE_CHECK_SECONDS, PACKAGE_CHECK_SECONDS, TimeUnit.SECONDS);
         // Only now: on two cores, worker JVMs starting beside the server would slow its first answers.
         sandbox.start(notice -> transport.clientLog().send(toLogMessage(notice)));
         transport.awaitTermination();
         server.close();
-        progressTimers.shutdownNow();
+        timers.shutdownNow();
     }
 
     private static LoggingMessageNotification toLogMessage(Notice notice) {

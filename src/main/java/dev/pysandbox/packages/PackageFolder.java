@@ -5,6 +5,9 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Optional;
+import java.util.SortedSet;
+import java.util.TreeSet;
+import java.util.stream.Stream;
 import java.util.regex.Pattern;
 
 /**
@@ -43,5 +46,31 @@ public final class PackageFolder {
         }
         Path generation = root.resolve(name);
         return Files.isDirectory(generation) ? Optional.of(generation) : Optional.empty();
+    }
+
+    /**
+     * The top-level modules the generation in use provides: packages (folders with {@code __init__.py}) and
+     * single-file modules, without pip's own bookkeeping ({@code *.dist-info}, {@code bin}).
+     */
+    public SortedSet<String> modules() {
+        SortedSet<String> modules = new TreeSet<>();
+        Optional<Path> generation = current();
+        if (generation.isEmpty()) {
+            return modules;
+        }
+        try (Stream<Path> entries = Files.list(generation.get())) {
+            entries.forEach(entry -> {
+                String name = entry.getFileName().toString();
+                if (Files.isRegularFile(entry.resolve("__init__.py"))) {
+                    modules.add(name);
+                } else if (name.endsWith(".py") && Files.isRegularFile(entry)) {
+                    modules.add(name.substring(0, name.length() - 3));
+                }
+            });
+        } catch (IOException e) {
+            // Removed while being read: report what was seen.
+        }
+        modules.removeIf(name -> !name.matches("[A-Za-z_][A-Za-z0-9_]*"));
+        return modules;
     }
 }

@@ -39,6 +39,12 @@ class ExecuteCodeIT {
         assertTrue(tools.stream().anyMatch(t -> t.name().equals("run_python")));
         assertEquals(List.of("language", "code"), execute.inputSchema().get("required"));
         assertNotNull(execute.outputSchema());
+        // What an agent needs before its first call: the timeouts and what it may import.
+        assertTrue(execute.description().contains("Timeout: 30 s unless `timeout` says otherwise, at most 300 s."),
+                execute.description());
+        assertTrue(execute.description().contains("Code may import these modules: abc, array,"
+                + " base64,"), execute.description());
+        assertTrue(execute.description().contains(", json, "), execute.description());
     }
 
     @Test

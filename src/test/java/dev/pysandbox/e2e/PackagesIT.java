@@ -7,7 +7,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+
+import io.modelcontextprotocol.spec.McpSchema.Tool;
 
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -25,6 +30,7 @@ class PackagesIT {
     private static final Path PACKAGES = SandboxServer.PROJECT_ROOT.resolve("target/it-packages");
     private static final Path SECRET = SandboxServer.PROJECT_ROOT.resolve("target/it-packages-secret.txt");
     private static SandboxServer server;
+    private static final List<List<Tool>> toolListChanges = new CopyOnWriteArrayList<>();
 
     @BeforeAll
     static void start() throws IOException {
@@ -33,8 +39,8 @@ class PackagesIT {
         Files.writeString(SECRET, "PACKAGE-FOLDER-SECRET");
         generation(1, "VALUE = 1\n");
         Files.createSymbolicLink(PACKAGES.resolve("gen-1/escape-link"), SECRET);
-        server = SandboxServer.start("--workers=1", "--packages.dir=" + PACKAGES,
-                "--imports.allow=tinypkg,jmespath_not_installed,os");
+        server = SandboxServer.start(spec -> spec.toolsChangeConsumer(toolListChanges::add), "--workers=1",
+                "--packages.dir=" + PACKAGES, "--imports.allow=tinypkg,otherpkg,jmespath_not_installed,os");
     }
 
     @AfterAll
@@ -46,6 +52,10 @@ class PackagesIT {
     private static void generation(int n, String body) throws IOException {
         Path pkg = Files.createDirectories(PACKAGES.resolve("gen-" + n + "/tinypkg"));
         Files.writeString(pkg.resolve("__init__.py"), body);
+        makeCurrent(n);
+    }
+
+    private static void makeCurrent(int n) throws IOException {
         Path next = Files.writeString(PACKAGES.resolve("current.next"), "gen-" + n + "\n");
         Files.move(next, PACKAGES.resolve("current"), java.nio.file.StandardCopyOption.ATOMIC_MOVE);
     }
@@ -69,6 +79,34 @@ class PackagesIT {
         assertEquals("2\n", run("import tinypkg\nprint(tinypkg.VALUE)").get("stdout"));
         generation(1, "VALUE = 1\n");
         assertEquals("1\n", run("import tinypkg\nprint(tinypkg.VALUE)").get("stdout"));
+    }
+
+    @Test
+    void theDescriptionListsInstalledPackagesAndFollowsAnInstall() throws Exception {
+        assertTrue(description().contains("; installed packages: tinypkg."), description());
+        assertTrue(description().contains("Timeout: 30 s unless `timeout` says otherwise, at most 300 s."), description());
+        Path other = Files.createDirectories(PACKAGES.resolve("gen-3/otherpkg"));
+        Files.writeString(other.resolve("__init__.py"), "NAME = 'other'\n");
+        Files.createDirectories(PACKAGES.resolve("gen-3/tinypkg"));
+        Files.writeString(PACKAGES.resolve("gen-3/tinypkg/__init__.py"), "VALUE = 1\n");
+        int changesBefore = toolListChanges.size();
+        makeCurrent(3);
+        try {
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+            while (toolListChanges.size() == changesBefore && System.nanoTime() < deadline) {
+                Thread.sleep(200);
+            }
+            assertTrue(toolListChanges.size() > changesBefore, "the client was told the tool list changed");
+            assertTrue(description().contains("; installed packages: otherpkg, tinypkg."), description());
+            assertEquals("other\n", run("import otherpkg\nprint(otherpkg.NAME)").get("stdout"));
+        } finally {
+            makeCurrent(1);
+        }
+    }
+
+    private static String description() {
+        return server.client.listTools().tools().stream().filter(t -> t.name().equals("execute_code"))
+                .findFirst().orElseThrow().description();
     }
 
     @Test
@@ -97,7 +135,7 @@ class PackagesIT {
                 """);
         assertEquals("PermissionError\nPermissionError\nPermissionError\nPermissionError\n", result.get("stdout"),
                 () -> WireCodec.encode(result));
-        assertEquals(java.util.List.of("__init__.py"), java.util.List.of(PACKAGES.resolve("gen-1/tinypkg").toFile().list()));
+        assertEquals(List.of("__init__.py"), List.of(PACKAGES.resolve("gen-1/tinypkg").toFile().list()));
     }
 
     @Test
