@@ -11,6 +11,7 @@ import org.slf4j.LoggerFactory;
 import ch.qos.logback.classic.Level;
 
 import dev.pysandbox.cli.CommandLine;
+import dev.pysandbox.cli.PackagesCommand;
 import dev.pysandbox.cli.RunCommand;
 import dev.pysandbox.config.ConfigException;
 import dev.pysandbox.config.ServerConfig;
@@ -54,6 +55,11 @@ public final class Main {
             // The training worker writes the cache, so it runs outside the OS layer; it runs only our own code.
             ServerConfig training = ServerConfig.from(commandLine.settings().with("worker.os-sandbox", "off", "prepare-workers"));
             System.exit(new WorkerRuntimeBuilder(WorkerRuntimeBuilder.defaultDirectory()).build(training, System.err));
+        }
+
+        if (commandLine.packages() != null) {
+            // The operator's command, outside any sandbox: its output is for a person, on stdout.
+            System.exit(new PackagesCommand(commandLine.packages(), config).execute(new PrintStream(stdout, true, "UTF-8")));
         }
 
         int exitCode = 0;

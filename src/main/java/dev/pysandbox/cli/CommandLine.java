@@ -13,13 +13,20 @@ import dev.pysandbox.config.Settings;
  * @param run            what {@code run} should execute, or null to serve MCP
  * @param help           whether usage was asked for
  * @param prepareWorkers whether to prepare the worker runtime (the build does this; see WorkerRuntime)
+ * @param packages       what {@code install}, {@code uninstall} or {@code list} should do, or null
  */
-public record CommandLine(Settings settings, RunCommand.Input run, boolean help, boolean prepareWorkers) {
+public record CommandLine(Settings settings, RunCommand.Input run, boolean help, boolean prepareWorkers,
+        PackagesCommand.Input packages) {
+    private static final List<String> PACKAGE_ACTIONS = List.of("install", "uninstall", "list");
+
     public static final String USAGE = """
             usage: python-sandbox-mcp [serve] [--config FILE] [--KEY=VALUE ...]
                    python-sandbox-mcp run (-c CODE | FILE.py | -) [--stdin TEXT] [--timeout SECONDS] [--KEY=VALUE ...]
+                   python-sandbox-mcp (install PKG... | uninstall PKG... | list) [--KEY=VALUE ...]
               serve   speak MCP on stdin/stdout (the default)
               run     execute one snippet in the sandbox and print its JSON result
+              install, uninstall, list   the pure-Python packages in packages.dir (GraalPy's pip, wheels only;
+                      pip settings such as PIP_INDEX_URL, PIP_FIND_LINKS and your pip.conf apply)
               prepare-workers   link the JIT-capable worker JDK and train its AOT cache (the build runs this)
               KEY     any setting of config/python-sandbox-mcp.properties, e.g. --workers=2""";
 
@@ -27,9 +34,14 @@ public record CommandLine(Settings settings, RunCommand.Input run, boolean help,
         List<String> rest = List.of(args);
         boolean run = false;
         boolean prepareWorkers = false;
+        String packageAction = null;
+        List<String> packageNames = new java.util.ArrayList<>();
         if (!rest.isEmpty() && List.of("run", "serve", "prepare-workers").contains(rest.get(0))) {
             run = rest.get(0).equals("run");
             prepareWorkers = rest.get(0).equals("prepare-workers");
+            rest = rest.subList(1, rest.size());
+        } else if (!rest.isEmpty() && PACKAGE_ACTIONS.contains(rest.get(0))) {
+            packageAction = rest.get(0);
             rest = rest.subList(1, rest.size());
         }
         Settings settings = Settings.defaults();
@@ -57,6 +69,8 @@ public record CommandLine(Settings settings, RunCommand.Input run, boolean help,
                 throw new ConfigException("setting " + arg + " needs a value: " + arg + "=VALUE");
             } else if (run && script == null && code == null) {
                 script = arg;
+            } else if (packageAction != null && !packageAction.equals("list")) {
+                packageNames.add(arg);
             } else {
                 throw new ConfigException("unexpected argument '" + arg + "'");
             }
@@ -77,7 +91,14 @@ public record CommandLine(Settings settings, RunCommand.Input run, boolean help,
             }
             input = new RunCommand.Input(code, script, stdin, timeout);
         }
-        return new CommandLine(settings, input, help, prepareWorkers);
+        PackagesCommand.Input packages = null;
+        if (packageAction != null) {
+            if (packageNames.isEmpty() && !packageAction.equals("list") && !help) {
+                throw new ConfigException(packageAction + " needs at least one package name");
+            }
+            packages = new PackagesCommand.Input(packageAction, List.copyOf(packageNames));
+        }
+        return new CommandLine(settings, input, help, prepareWorkers, packages);
     }
 
     private static String value(List<String> args, int index, String flag) throws ConfigException {

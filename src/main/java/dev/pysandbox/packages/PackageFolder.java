@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.util.Optional;
 import java.util.SortedSet;
 import java.util.TreeSet;
@@ -48,17 +49,18 @@ public final class PackageFolder {
         return Files.isDirectory(generation) ? Optional.of(generation) : Optional.empty();
     }
 
-    /**
-     * The top-level modules the generation in use provides: packages (folders with {@code __init__.py}) and
-     * single-file modules, without pip's own bookkeeping ({@code *.dist-info}, {@code bin}).
-     */
+    /** The top-level modules the generation in use provides (see {@link #modulesIn}). */
     public SortedSet<String> modules() {
+        return current().map(PackageFolder::modulesIn).orElseGet(TreeSet::new);
+    }
+
+    /**
+     * The top-level modules a generation provides: packages (folders with {@code __init__.py}) and single-file
+     * modules, without pip's own bookkeeping ({@code *.dist-info}, {@code bin}).
+     */
+    public static SortedSet<String> modulesIn(Path generation) {
         SortedSet<String> modules = new TreeSet<>();
-        Optional<Path> generation = current();
-        if (generation.isEmpty()) {
-            return modules;
-        }
-        try (Stream<Path> entries = Files.list(generation.get())) {
+        try (Stream<Path> entries = Files.list(generation)) {
             entries.forEach(entry -> {
                 String name = entry.getFileName().toString();
                 if (Files.isRegularFile(entry.resolve("__init__.py"))) {
@@ -72,5 +74,57 @@ public final class PackageFolder {
         }
         modules.removeIf(name -> !name.matches("[A-Za-z_][A-Za-z0-9_]*"));
         return modules;
+    }
+
+    /** The distributions a generation holds, as {@code name version}, from pip's {@code *.dist-info} folders. */
+    public static SortedSet<String> distributionsIn(Path generation) {
+        SortedSet<String> distributions = new TreeSet<>();
+        try (Stream<Path> entries = Files.list(generation)) {
+            entries.map(entry -> entry.getFileName().toString())
+                    .filter(name -> name.endsWith(".dist-info"))
+                    .map(name -> name.substring(0, name.length() - ".dist-info".length()).replaceFirst("-", " "))
+                    .forEach(distributions::add);
+        } catch (IOException e) {
+            // Removed while being read: report what was seen.
+        }
+        return distributions;
+    }
+
+    /** A new, empty generation folder, numbered after every one there is. */
+    public Path newGeneration() throws IOException {
+        Files.createDirectories(root);
+        int highest = 0;
+        try (Stream<Path> entries = Files.list(root)) {
+            for (Path entry : (Iterable<Path>) entries::iterator) {
+                String name = entry.getFileName().toString();
+                if (GENERATION.matcher(name).matches()) {
+                    highest = Math.max(highest, Integer.parseInt(name.substring(4)));
+                }
+            }
+        }
+        return Files.createDirectory(root.resolve("gen-" + (highest + 1)));
+    }
+
+    /** Makes {@code generation} the one in use, in one rename: a reader sees the old name or the new one. */
+    public void switchTo(Path generation) throws IOException {
+        Path next = root.resolve(CURRENT + ".next");
+        Files.writeString(next, generation.getFileName() + "\n", StandardCharsets.UTF_8);
+        Files.move(next, root.resolve(CURRENT), StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+    }
+
+    /**
+     * Deletes every generation but the one in use and {@code previous}: a worker may still be building a
+     * context on the previous one, and contexts built on older ones were all replaced at the last switch.
+     */
+    public void prune(Optional<Path> previous) throws IOException {
+        Optional<Path> current = current();
+        try (Stream<Path> entries = Files.list(root)) {
+            for (Path entry : (Iterable<Path>) entries::iterator) {
+                boolean generation = GENERATION.matcher(entry.getFileName().toString()).matches();
+                if (generation && !entry.equals(current.orElse(null)) && !entry.equals(previous.orElse(null))) {
+                    Trees.delete(entry);
+                }
+            }
+        }
     }
 }

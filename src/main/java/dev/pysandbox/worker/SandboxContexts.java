@@ -6,6 +6,7 @@ import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.Optional;
+import java.util.function.Supplier;
 
 import org.graalvm.polyglot.Context;
 import org.graalvm.polyglot.Engine;
@@ -38,13 +39,21 @@ final class SandboxContexts implements AutoCloseable {
     private final Engine engine;
     private final Source prelude;
     private final WorkerSettings settings;
-    private final PackageFolder packages;
+    /** The package generation a new context should show, if any: read for every context. */
+    private final Supplier<Optional<Path>> packages;
     /** The package generation last used and its file system; new ones when an install switches generations. */
     private Path packageGeneration;
     private PackageFileSystem packageFileSystem;
 
     SandboxContexts(WorkerSettings settings) {
+        this(settings, settings.packagesDir().isEmpty() ? Optional::empty
+                : new PackageFolder(Path.of(settings.packagesDir()))::current);
+    }
+
+    /** @param packages the package generation each new context shows (the installer's check passes its own) */
+    SandboxContexts(WorkerSettings settings, Supplier<Optional<Path>> packages) {
         this.settings = settings;
+        this.packages = packages;
         this.engine = Engine.newBuilder("python")
                 .sandbox(SandboxPolicy.CONSTRAINED)
                 .out(OutputStream.nullOutputStream())
@@ -52,7 +61,6 @@ final class SandboxContexts implements AutoCloseable {
                 .option("engine.WarnInterpreterOnly", "false")
                 .build();
         this.prelude = Source.newBuilder("python", readPrelude(), "<sandbox-prelude>").buildLiteral();
-        this.packages = settings.packagesDir().isEmpty() ? null : new PackageFolder(Path.of(settings.packagesDir()));
     }
 
     /**
@@ -104,7 +112,7 @@ final class SandboxContexts implements AutoCloseable {
      * for every context, so that an install reaches the next context without a restart.
      */
     private PackageFileSystem packageFileSystem() {
-        Optional<Path> generation = packages == null ? Optional.empty() : packages.current();
+        Optional<Path> generation = packages.get();
         if (generation.isEmpty()) {
             packageGeneration = null;
             packageFileSystem = null;
@@ -149,7 +157,7 @@ final class SandboxContexts implements AutoCloseable {
 
     /** Whether the context shows the packages installed now; one built before an install does not. */
     boolean isCurrent(PreparedContext prepared) {
-        Path now = packages == null ? null : packages.current().orElse(null);
+        Path now = packages.get().orElse(null);
         return java.util.Objects.equals(prepared.packages(), now);
     }
 }

@@ -1,0 +1,67 @@
+package dev.pysandbox.packages;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+import org.graalvm.polyglot.Context;
+import org.graalvm.polyglot.Value;
+import org.graalvm.polyglot.io.IOAccess;
+
+/**
+ * GraalPy's own pip (the wheel its standard library bundles for {@code ensurepip}), run in a trusted
+ * GraalPy context of this JVM. This is the operator's command, outside any sandbox: no system Python is
+ * needed, and pip picks wheels for the GraalPy that will import them.
+ *
+ * <p>GraalPy's pip reads {@code ~/.config/pip-graalpy/pip.conf}, not the {@code pip.conf} a user has, so
+ * unless {@code PIP_CONFIG_FILE} is set, the user's own pip configuration is handed to it: a corporate mirror
+ * or a local index set up for pip then works here too. It also fetches a patch index from GitHub unless told
+ * not to; the patches it bundles are used instead unless {@code PIP_GRAALPY_PATCHES_URL} says otherwise.
+ */
+final class GraalPyPip {
+    private static final String RUN_PIP = """
+            def run_pip(args, defaults):
+                import os, sys, glob, ensurepip
+                for setting in defaults:
+                    name, _, value = setting.partition('=')
+                    os.environ.setdefault(name, value)
+                wheel = glob.glob(os.path.join(os.path.dirname(ensurepip.__file__), '_bundled', 'pip-*.whl'))[0]
+                sys.path.insert(0, wheel)
+                from pip._internal.cli.main import main
+                return main(list(args)) or 0
+            run_pip
+            """;
+
+    /** Runs {@code pip ARGS}; pip reports on this process's stderr as it goes. Returns pip's exit code. */
+    int run(List<String> args) {
+        try (Context context = Context.newBuilder("python")
+                .allowAllAccess(true)
+                .allowIO(IOAccess.ALL)
+                .out(System.err)
+                .err(System.err)
+                .option("engine.WarnInterpreterOnly", "false")
+                .build()) {
+            Value runPip = context.eval("python", RUN_PIP);
+            return runPip.execute(args.toArray(), defaults().toArray()).asInt();
+        }
+    }
+
+    /** What pip gets ({@code NAME=VALUE}) unless the operator's environment already says it. */
+    private static List<String> defaults() {
+        List<String> defaults = new ArrayList<>(List.of("PIP_GRAALPY_PATCHES_URL=disabled",
+                "PIP_DISABLE_PIP_VERSION_CHECK=1", "PIP_ROOT_USER_ACTION=ignore"));
+        userPipConfig().ifPresent(config -> defaults.add("PIP_CONFIG_FILE=" + config));
+        return defaults;
+    }
+
+    private static java.util.Optional<Path> userPipConfig() {
+        List<Path> candidates = new ArrayList<>();
+        String xdg = System.getenv("XDG_CONFIG_HOME");
+        Path home = Path.of(System.getProperty("user.home"));
+        candidates.add((xdg == null || xdg.isBlank() ? home.resolve(".config") : Path.of(xdg)).resolve("pip/pip.conf"));
+        candidates.add(home.resolve(".pip/pip.conf"));
+        candidates.add(Path.of("/etc/pip.conf"));
+        return candidates.stream().filter(Files::isRegularFile).findFirst();
+    }
+}

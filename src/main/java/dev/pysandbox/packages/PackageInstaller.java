@@ -1,0 +1,173 @@
+package dev.pysandbox.packages;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.BiFunction;
+import java.util.stream.Stream;
+
+/**
+ * {@code install}, {@code uninstall} and {@code list} for the operator's package folder. A change never
+ * touches the generation in use: it copies it into a new generation, changes that one, checks it, and only
+ * then switches {@code current} to it, so running workers see the old set or the new one and a failed
+ * install changes nothing.
+ *
+ * <p>Checks before the switch: pip installs wheels only (no package's build code runs here); no file of
+ * native code may arrive (the sandbox refuses native code, so such a package could only fail later); and
+ * every top-level module must import in a fresh sandbox context.
+ */
+public final class PackageInstaller {
+    /** An install or uninstall that was refused or failed; the message says why and that nothing changed. */
+    public static final class RefusedException extends Exception {
+        RefusedException(String message) {
+            super(message + " Nothing was changed.");
+        }
+    }
+
+    private static final List<String> NATIVE_SUFFIXES = List.of(".so", ".pyd", ".dylib", ".dll");
+
+    private final PackageFolder folder;
+    private final BiFunction<Path, Collection<String>, Map<String, String>> importCheck;
+    private final PrintStream out;
+
+    /**
+     * @param importCheck imports modules of a generation in a sandbox context; answers module → error for
+     *                    those that fail (the worker's {@code ImportCheck})
+     */
+    public PackageInstaller(PackageFolder folder, BiFunction<Path, Collection<String>, Map<String, String>> importCheck,
+            PrintStream out) {
+        this.folder = folder;
+        this.importCheck = importCheck;
+        this.out = out;
+    }
+
+    public void install(List<String> requirements) throws IOException, RefusedException {
+        change(generation -> {
+            out.println("Installing " + String.join(" ", requirements) + " with GraalPy's pip (wheels only)...");
+            List<String> args = new ArrayList<>(List.of("install", "--target", generation.toString(), "--upgrade",
+                    "--only-binary=:all:", "--no-compile", "--progress-bar", "off"));
+            args.addAll(requirements);
+            int exit = new GraalPyPip().run(args);
+            if (exit != 0) {
+                throw new RefusedException("pip could not install " + String.join(" ", requirements) + " (exit code "
+                        + exit + "; its messages are above). Only pure-Python wheels (tagged py3-none-any) can be"
+                        + " installed: a package with native code cannot run in this sandbox.");
+            }
+            List<String> nativeFiles = nativeFiles(generation);
+            if (!nativeFiles.isEmpty()) {
+                throw new RefusedException("This needs native code, which the sandbox cannot run (found "
+                        + String.join(", ", nativeFiles) + ").");
+            }
+        });
+    }
+
+    public void uninstall(List<String> names) throws IOException, RefusedException {
+        change(generation -> {
+            for (String name : names) {
+                Path distInfo = distInfo(generation, name).orElseThrow(() -> new RefusedException(
+                        "'" + name + "' is not installed."));
+                for (String line : Files.readAllLines(distInfo.resolve("RECORD"))) {
+                    String file = line.split(",", 2)[0];
+                    Path path = generation.resolve(file).normalize();
+                    if (!file.isBlank() && path.startsWith(generation)) {
+                        Files.deleteIfExists(path);
+                    }
+                }
+                Trees.delete(distInfo);
+                out.println("Removed " + distInfo.getFileName().toString().replace(".dist-info", ""));
+            }
+            removeEmptyFolders(generation);
+        });
+    }
+
+    public void list() {
+        Optional<Path> current = folder.current();
+        if (current.isEmpty()) {
+            out.println("No packages installed in " + folder.root());
+            return;
+        }
+        out.println("Installed in " + current.get() + ":");
+        PackageFolder.distributionsIn(current.get()).forEach(d -> out.println("  " + d));
+        out.println("Modules code can import once allowed (imports.allow): "
+                + String.join(", ", PackageFolder.modulesIn(current.get())));
+    }
+
+    private interface Change {
+        void apply(Path generation) throws IOException, RefusedException;
+    }
+
+    private void change(Change change) throws IOException, RefusedException {
+        Optional<Path> previous = folder.current();
+        Path generation = folder.newGeneration();
+        try {
+            if (previous.isPresent()) {
+                Trees.copy(previous.get(), generation);
+            }
+            change.apply(generation);
+            Collection<String> modules = PackageFolder.modulesIn(generation);
+            if (!modules.isEmpty()) {
+                out.println("Checking that " + String.join(", ", modules) + " import"
+                        + (modules.size() == 1 ? "s" : "") + " in the sandbox...");
+            }
+            Map<String, String> failures = importCheck.apply(generation, modules);
+            if (!failures.isEmpty()) {
+                StringBuilder message = new StringBuilder("These modules do not import in the sandbox:");
+                failures.forEach((module, error) -> message.append("\n  ").append(module).append(": ").append(error));
+                throw new RefusedException(message.toString());
+            }
+        } catch (IOException | RefusedException | RuntimeException e) {
+            Trees.delete(generation);
+            throw e;
+        }
+        folder.switchTo(generation);
+        folder.prune(previous);
+        out.println("Done: " + folder.root().relativize(generation) + " is in use; running servers pick it up"
+                + " with their next call.");
+    }
+
+    private static Optional<Path> distInfo(Path generation, String name) throws IOException {
+        String wanted = normalize(name);
+        try (Stream<Path> entries = Files.list(generation)) {
+            return entries.filter(entry -> entry.getFileName().toString().endsWith(".dist-info"))
+                    .filter(entry -> normalize(entry.getFileName().toString().split("-", 2)[0]).equals(wanted))
+                    .findFirst();
+        }
+    }
+
+    /** PEP 503: names compare lower-case with runs of {@code -_.} as one {@code -}. */
+    private static String normalize(String name) {
+        return name.toLowerCase(Locale.ROOT).replaceAll("[-_.]+", "-");
+    }
+
+    private static List<String> nativeFiles(Path generation) throws IOException {
+        try (Stream<Path> paths = Files.walk(generation)) {
+            return paths.filter(Files::isRegularFile)
+                    .filter(path -> NATIVE_SUFFIXES.stream().anyMatch(path.getFileName().toString()::endsWith))
+                    .map(path -> generation.relativize(path).toString())
+                    .sorted()
+                    .toList();
+        }
+    }
+
+    private static void removeEmptyFolders(Path generation) throws IOException {
+        List<Path> folders;
+        try (Stream<Path> paths = Files.walk(generation)) {
+            folders = paths.filter(Files::isDirectory).filter(path -> !path.equals(generation))
+                    .sorted(java.util.Comparator.reverseOrder()).toList();
+        }
+        for (Path path : folders) {
+            try (Stream<Path> entries = Files.list(path)) {
+                if (entries.findAny().isEmpty()) {
+                    Files.delete(path);
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,164 @@
+package dev.pysandbox.e2e;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.zip.ZipEntry;
+import java.util.zip.ZipOutputStream;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * {@code bin/python-sandbox-mcp install / list / uninstall} (issue 12) against a wheel folder this test
+ * builds, with pip told to use nothing else (no index, no network, not the machine's pip configuration). A
+ * server started before the install picks it up with its next call.
+ */
+class PackageInstallIT {
+    private static final Path WHEELS = SandboxServer.PROJECT_ROOT.resolve("target/it-wheels");
+    private static final Path PACKAGES = SandboxServer.PROJECT_ROOT.resolve("target/it-installed-packages");
+    private static SandboxServer server;
+
+    record Outcome(int exitCode, String output) {
+    }
+
+    @BeforeAll
+    static void buildWheelsAndStartAServer() throws IOException {
+        deleteTree(PACKAGES);
+        Files.createDirectories(WHEELS);
+        wheel("tinywheel", Map.of("tinywheel/__init__.py", "VALUE = 7\n".getBytes(StandardCharsets.UTF_8)));
+        wheel("nativewheel", Map.of("nativewheel/__init__.py", new byte[0],
+                "nativewheel/_speedups.so", new byte[] {0x7f, 'E', 'L', 'F'}));
+        server = SandboxServer.start("--workers=1", "--packages.dir=" + PACKAGES, "--imports.allow=tinywheel,nativewheel");
+    }
+
+    @AfterAll
+    static void stop() {
+        server.close();
+    }
+
+    @Test
+    void installListUseAndUninstallWhileAServerRuns() throws Exception {
+        assertEquals("ModuleNotFoundError: 'tinywheel' is allowed but not installed in this sandbox; the operator can"
+                + " install the package that provides it with bin/python-sandbox-mcp install",
+                server.python("import tinywheel").get("error_message"));
+
+        Outcome install = command("install", "tinywheel");
+        assertEquals(0, install.exitCode(), install.output());
+        assertTrue(install.output().contains("Successfully installed tinywheel-1.0"), install.output());
+        assertTrue(install.output().contains("Checking that tinywheel imports in the sandbox..."), install.output());
+        assertEquals("7\n", server.python("import tinywheel\nprint(tinywheel.VALUE)").get("stdout"),
+                "the running server's next call sees the install");
+
+        Outcome list = command("list");
+        assertEquals(0, list.exitCode(), list.output());
+        assertTrue(list.output().contains("  tinywheel 1.0\n"), list.output());
+
+        Outcome uninstall = command("uninstall", "tinywheel");
+        assertEquals(0, uninstall.exitCode(), uninstall.output());
+        assertTrue(((String) server.python("import tinywheel").get("error_message")).contains("not installed"));
+
+        Outcome again = command("uninstall", "tinywheel");
+        assertEquals(1, again.exitCode(), again.output());
+        assertTrue(again.output().contains("'tinywheel' is not installed. Nothing was changed."), again.output());
+    }
+
+    @Test
+    void aWheelCarryingNativeCodeIsRefusedAndNothingChanges() throws Exception {
+        String before = Files.exists(PACKAGES.resolve("current")) ? Files.readString(PACKAGES.resolve("current")) : "";
+        Outcome install = command("install", "nativewheel");
+        assertEquals(1, install.exitCode(), install.output());
+        assertTrue(install.output().contains("This needs native code, which the sandbox cannot run (found"
+                + " nativewheel/_speedups.so). Nothing was changed."), install.output());
+        String after = Files.exists(PACKAGES.resolve("current")) ? Files.readString(PACKAGES.resolve("current")) : "";
+        assertEquals(before, after, "the generation in use is the same");
+        assertTrue(((String) server.python("import nativewheel").get("error_message")).contains("not installed"));
+    }
+
+    @Test
+    void aPackageNoIndexHasIsRefusedWithPipsReason() throws Exception {
+        Outcome install = command("install", "no-such-package-anywhere");
+        assertEquals(1, install.exitCode(), install.output());
+        assertTrue(install.output().contains("No matching distribution found for no-such-package-anywhere"), install.output());
+        assertTrue(install.output().contains("Only pure-Python wheels (tagged py3-none-any) can be installed"), install.output());
+    }
+
+    /** Runs the launcher with a pip that sees only the test's wheel folder. */
+    private static Outcome command(String... args) throws IOException, InterruptedException {
+        List<String> line = new ArrayList<>(List.of(SandboxServer.LAUNCHER.toString()));
+        line.addAll(List.of(args));
+        line.add("--packages.dir=" + PACKAGES);
+        ProcessBuilder builder = new ProcessBuilder(line).redirectErrorStream(true);
+        builder.environment().put("PIP_NO_INDEX", "1");
+        builder.environment().put("PIP_FIND_LINKS", WHEELS.toString());
+        builder.environment().put("PIP_CONFIG_FILE", "/dev/null");
+        Process process = builder.start();
+        String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(process.waitFor(5, TimeUnit.MINUTES), "the command did not finish");
+        System.err.println("[" + String.join(" ", args) + "] " + output);
+        return new Outcome(process.exitValue(), output);
+    }
+
+    /** A pure-Python wheel as pip expects one: the files, and dist-info with METADATA, WHEEL and RECORD. */
+    private static void wheel(String name, Map<String, byte[]> files) throws IOException {
+        String distInfo = name + "-1.0.dist-info/";
+        Map<String, byte[]> entries = new LinkedHashMap<>(files);
+        entries.put(distInfo + "METADATA", ("Metadata-Version: 2.1\nName: " + name + "\nVersion: 1.0\n").getBytes(StandardCharsets.UTF_8));
+        entries.put(distInfo + "WHEEL", "Wheel-Version: 1.0\nGenerator: PackageInstallIT\nRoot-Is-Purelib: true\nTag: py3-none-any\n"
+                .getBytes(StandardCharsets.UTF_8));
+        entries.put(distInfo + "top_level.txt", (name + "\n").getBytes(StandardCharsets.UTF_8));
+        StringBuilder record = new StringBuilder();
+        entries.forEach((path, content) -> record.append(path).append(",sha256=").append(sha256(content)).append(',')
+                .append(content.length).append('\n'));
+        record.append(distInfo).append("RECORD,,\n");
+        entries.put(distInfo + "RECORD", record.toString().getBytes(StandardCharsets.UTF_8));
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        try (ZipOutputStream zip = new ZipOutputStream(bytes)) {
+            for (Map.Entry<String, byte[]> entry : entries.entrySet()) {
+                zip.putNextEntry(new ZipEntry(entry.getKey()));
+                zip.write(entry.getValue());
+                zip.closeEntry();
+            }
+        }
+        Files.write(WHEELS.resolve(name + "-1.0-py3-none-any.whl"), bytes.toByteArray());
+    }
+
+    private static String sha256(byte[] content) {
+        try {
+            byte[] digest = MessageDigest.getInstance("SHA-256").digest(content);
+            return Base64.getUrlEncoder().withoutPadding().encodeToString(digest);
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static void deleteTree(Path root) throws IOException {
+        if (!Files.exists(root)) {
+            return;
+        }
+        try (var paths = Files.walk(root)) {
+            paths.sorted(java.util.Comparator.reverseOrder()).forEach(path -> {
+                try {
+                    Files.delete(path);
+                } catch (IOException e) {
+                    throw new UncheckedIOException(e);
+                }
+            });
+        }
+    }
+}
