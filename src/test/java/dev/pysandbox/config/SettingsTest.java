@@ -52,6 +52,23 @@ class SettingsTest {
     }
 
     @Test
+    void thePackageFolderMayNotLieInsideTheWorkersWritableCache() throws Exception {
+        // Workers may write their resource cache: a package folder inside it could be changed by a worker and
+        // planted code would reach the calls after it.
+        String message = assertThrows(ConfigException.class, () -> ServerConfig.from(Settings.defaults()
+                .with("worker.cache-dir", "/tmp/sandbox-cache", "test")
+                .with("packages.dir", "/tmp/sandbox-cache/packages", "test"))).getMessage();
+        assertTrue(message.startsWith("packages.dir (/tmp/sandbox-cache/packages) must not be inside worker.cache-dir"), message);
+        assertThrows(ConfigException.class, () -> ServerConfig.from(Settings.defaults()
+                .with("worker.cache-dir", "/tmp/sandbox-cache/inner", "test")
+                .with("packages.dir", "/tmp/sandbox-cache", "test")));
+        ServerConfig apart = ServerConfig.from(Settings.defaults()
+                .with("worker.cache-dir", "/tmp/sandbox-cache", "test")
+                .with("packages.dir", "/tmp/sandbox-packages", "test"));
+        assertEquals(java.nio.file.Path.of("/tmp/sandbox-packages"), apart.packagesDir());
+    }
+
+    @Test
     void unknownKeysAndBadValuesNameTheKey() throws Exception {
         assertTrue(assertThrows(ConfigException.class, () -> CommandLine.parse(new String[] {"--wrokers=2"}))
                 .getMessage().contains("'wrokers'"));
