@@ -109,7 +109,8 @@ final class SandboxContexts implements AutoCloseable {
 
     /**
      * The file system showing the package generation in use now, or null when nothing is installed. Read
-     * for every context, so that an install reaches the next context without a restart.
+     * for every context, so that an install reaches the next context without a restart. Called under this
+     * object's lock, which guards the two fields.
      */
     private PackageFileSystem packageFileSystem() {
         Optional<Path> generation = packages.get();
