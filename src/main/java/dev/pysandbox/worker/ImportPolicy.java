@@ -28,14 +28,16 @@ public final class ImportPolicy {
      * The pure-computation part of the standard library: what agents import to reshape data in memory. {@code io}
      * is here for StringIO and BytesIO (the context refuses files whatever {@code io.open} is asked), {@code zlib}
      * and {@code gzip} for bytes in memory; {@code xml.etree} builds and serializes trees, and says plainly that
-     * it cannot parse text (GraalPy ships no expat parser; see the prelude).
+     * it cannot parse text (GraalPy ships no expat parser; see the prelude). {@code zoneinfo} finds its time
+     * zones in the {@code tzdata} package, once the operator has installed it.
      */
     private static final List<String> STANDARD = List.of(
             "math", "cmath", "decimal", "fractions", "statistics", "random", "secrets", "string", "textwrap", "re",
             "json", "csv", "io", "html", "xml.etree", "collections", "itertools", "functools", "operator", "copy",
             "contextlib", "abc", "dataclasses", "enum", "typing", "graphlib", "datetime", "time", "calendar",
             "base64", "hashlib", "hmac", "struct", "zlib", "gzip", "difflib", "shlex", "fnmatch", "pprint",
-            "bisect", "heapq", "array", "numbers", "colorsys", "ipaddress", "unicodedata", "uuid", "urllib.parse");
+            "bisect", "heapq", "array", "numbers", "colorsys", "ipaddress", "unicodedata", "uuid", "urllib.parse",
+            "zoneinfo");
 
     private final String name;
     private final Set<String> modules;

@@ -201,6 +201,11 @@ def _make_runner(allowed_imports, strict, preload, packages):
         for name in ('getloadavg', 'times', 'sched_getaffinity', 'getresuid', 'getresgid', 'ctermid', 'ttyname'):
             if hasattr(module, name):
                 setattr(module, name, refused('os.' + name))
+    # The context sees no environment, so os.path.expanduser('~') asks pwd.getpwuid(), which the interpreter
+    # refuses with a host error no `except` catches: that ended every call that imported sysconfig (and so
+    # zoneinfo), site or getpass. A neutral home and user, in this context's own copy of the environment.
+    os.environ.setdefault('HOME', '/')
+    os.environ.setdefault('USER', 'sandbox')
 
     # Gateways to the host and to process creation. None in sys.modules makes any later import of them
     # fail, whoever asks. (polyglot stays: GraalPy's datetime needs it; the context refuses polyglot access

@@ -2,6 +2,7 @@ package dev.pysandbox.e2e;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -98,15 +99,47 @@ class PackageInstallIT {
         assertTrue(install.output().contains("Only pure-Python wheels (tagged py3-none-any) can be installed"), install.output());
     }
 
+    @Test
+    void zoneinfoFindsItsTimeZonesInTheTzdataPackage() throws Exception {
+        // A real wheel, from wherever this machine's pip configuration points; the test cannot build tz data.
+        Outcome install = commandWithTheMachinesPip("install", "tzdata");
+        assumeTrue(install.exitCode() == 0 || !install.output().contains("No matching distribution found for tzdata"),
+                "no tzdata wheel is reachable with this machine's pip configuration");
+        assertEquals(0, install.exitCode(), install.output());
+        Map<String, Object> result = server.python("""
+                import zoneinfo, datetime
+                paris = zoneinfo.ZoneInfo('Europe/Paris')
+                print(datetime.datetime(2026, 7, 1, 12, tzinfo=datetime.timezone.utc).astimezone(paris).isoformat())
+                print(datetime.datetime(2026, 1, 1, 12, tzinfo=paris).utcoffset())
+                """);
+        assertEquals("2026-07-01T14:00:00+02:00\n1:00:00\n", result.get("stdout"), () -> String.valueOf(result));
+
+        assertEquals(0, command("uninstall", "tzdata").exitCode());
+        Map<String, Object> without = server.python("import zoneinfo\ntry:\n    zoneinfo.ZoneInfo('Europe/Paris')\n"
+                + "except zoneinfo.ZoneInfoNotFoundError as e:\n    print('not found')");
+        assertEquals("not found\n", without.get("stdout"), () -> String.valueOf(without));
+    }
+
     /** Runs the launcher with a pip that sees only the test's wheel folder. */
     private static Outcome command(String... args) throws IOException, InterruptedException {
+        return run(true, args);
+    }
+
+    /** Runs the launcher with pip configured as on this machine (its PIP_* settings and pip.conf). */
+    private static Outcome commandWithTheMachinesPip(String... args) throws IOException, InterruptedException {
+        return run(false, args);
+    }
+
+    private static Outcome run(boolean testWheelsOnly, String... args) throws IOException, InterruptedException {
         List<String> line = new ArrayList<>(List.of(SandboxServer.LAUNCHER.toString()));
         line.addAll(List.of(args));
         line.add("--packages.dir=" + PACKAGES);
         ProcessBuilder builder = new ProcessBuilder(line).redirectErrorStream(true);
-        builder.environment().put("PIP_NO_INDEX", "1");
-        builder.environment().put("PIP_FIND_LINKS", WHEELS.toString());
-        builder.environment().put("PIP_CONFIG_FILE", "/dev/null");
+        if (testWheelsOnly) {
+            builder.environment().put("PIP_NO_INDEX", "1");
+            builder.environment().put("PIP_FIND_LINKS", WHEELS.toString());
+            builder.environment().put("PIP_CONFIG_FILE", "/dev/null");
+        }
         Process process = builder.start();
         String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertTrue(process.waitFor(5, TimeUnit.MINUTES), "the command did not finish");
