@@ -13,7 +13,7 @@ class ImportPolicyTest {
         ImportPolicy standard = ImportPolicy.standard();
         for (String module : new String[] {"math", "decimal", "json", "re", "hashlib", "uuid", "urllib.parse", "sys",
                 "io", "html", "html.parser", "string", "graphlib", "secrets", "ipaddress", "contextlib", "abc", "shlex",
-                "fnmatch", "colorsys", "zlib", "gzip", "xml.etree.ElementTree"}) {
+                "fnmatch", "colorsys", "zlib", "gzip", "xml.etree.ElementTree", "zoneinfo"}) {
             assertTrue(standard.allows(module), module);
         }
         for (String module : new String[] {"os", "socket", "subprocess", "ctypes", "signal", "importlib", "java",
@@ -21,7 +21,7 @@ class ImportPolicyTest {
                 "xml.sax", "pyexpat", "shutil", "tempfile", "pathlib", "glob"}) {
             assertFalse(standard.allows(module), module);
         }
-        assertEquals(49, standard.modules().size());
+        assertEquals(50, standard.modules().size());
     }
 
     @Test
