@@ -13,7 +13,9 @@ import java.nio.file.OpenOption;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.FileAttribute;
+import java.util.ArrayList;
 import java.util.Iterator;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
@@ -96,49 +98,25 @@ public final class PackageFileSystem implements FileSystem {
     @Override
     public DirectoryStream<Path> newDirectoryStream(Path dir, DirectoryStream.Filter<? super Path> filter)
             throws IOException {
+        // Read at once: a package folder is small, and the guest gets guest paths, never the host's.
         Path guestDir = toAbsolutePath(dir);
-        DirectoryStream<Path> entries = Files.newDirectoryStream(host(dir));
+        List<Path> entries = new ArrayList<>();
+        try (DirectoryStream<Path> hostEntries = Files.newDirectoryStream(host(dir))) {
+            for (Path hostEntry : hostEntries) {
+                Path guest = guestDir.resolve(hostEntry.getFileName().toString());
+                if (filter.accept(guest)) {
+                    entries.add(guest);
+                }
+            }
+        }
         return new DirectoryStream<>() {
             @Override
             public Iterator<Path> iterator() {
-                Iterator<Path> hostEntries = entries.iterator();
-                return new Iterator<>() {
-                    private Path next = advance();
-
-                    private Path advance() {
-                        while (hostEntries.hasNext()) {
-                            Path guest = guestDir.resolve(hostEntries.next().getFileName().toString());
-                            try {
-                                if (filter.accept(guest)) {
-                                    return guest;
-                                }
-                            } catch (IOException e) {
-                                return null;
-                            }
-                        }
-                        return null;
-                    }
-
-                    @Override
-                    public boolean hasNext() {
-                        return next != null;
-                    }
-
-                    @Override
-                    public Path next() {
-                        if (next == null) {
-                            throw new java.util.NoSuchElementException();
-                        }
-                        Path current = next;
-                        next = advance();
-                        return current;
-                    }
-                };
+                return entries.iterator();
             }
 
             @Override
-            public void close() throws IOException {
-                entries.close();
+            public void close() {
             }
         };
     }

@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -40,7 +39,7 @@ class PackageInstallIT {
 
     @BeforeAll
     static void buildWheelsAndStartAServer() throws IOException {
-        deleteTree(PACKAGES);
+        PackagesIT.deleteTree(PACKAGES);
         Files.createDirectories(WHEELS);
         wheel("tinywheel", Map.of("tinywheel/__init__.py", "VALUE = 7\n".getBytes(StandardCharsets.UTF_8)));
         wheel("nativewheel", Map.of("nativewheel/__init__.py", new byte[0],
@@ -177,21 +176,6 @@ class PackageInstallIT {
             return Base64.getUrlEncoder().withoutPadding().encodeToString(digest);
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException(e);
-        }
-    }
-
-    private static void deleteTree(Path root) throws IOException {
-        if (!Files.exists(root)) {
-            return;
-        }
-        try (var paths = Files.walk(root)) {
-            paths.sorted(java.util.Comparator.reverseOrder()).forEach(path -> {
-                try {
-                    Files.delete(path);
-                } catch (IOException e) {
-                    throw new UncheckedIOException(e);
-                }
-            });
         }
     }
 }

@@ -164,7 +164,8 @@ class PackagesIT {
         return String.valueOf(result.get("error_message"));
     }
 
-    private static void deleteTree(Path root) throws IOException {
+    /** Deletes a folder tree left by an earlier run; symlinks in it are deleted, not followed. */
+    static void deleteTree(Path root) throws IOException {
         if (Files.exists(root, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
             try (var paths = Files.walk(root)) {
                 for (Path path : paths.sorted(java.util.Comparator.reverseOrder()).toList()) {
