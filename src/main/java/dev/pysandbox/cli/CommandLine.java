@@ -5,6 +5,7 @@ import java.util.List;
 
 import dev.pysandbox.config.ConfigException;
 import dev.pysandbox.config.Settings;
+import dev.pysandbox.packages.KnownPackages;
 
 /**
  * The parsed command line: which command, and the settings after the defaults, {@code --config FILE} and
@@ -22,11 +23,12 @@ public record CommandLine(Settings settings, RunCommand.Input run, boolean help,
     public static final String USAGE = """
             usage: python-sandbox-mcp [serve] [--config FILE] [--KEY=VALUE ...]
                    python-sandbox-mcp run (-c CODE | FILE.py | -) [--stdin TEXT] [--timeout SECONDS] [--KEY=VALUE ...]
-                   python-sandbox-mcp (install PKG... | uninstall PKG... | list) [--KEY=VALUE ...]
+                   python-sandbox-mcp (install [--profile common] PKG... | uninstall PKG... | list) [--KEY=VALUE ...]
               serve   speak MCP on stdin/stdout (the default)
               run     execute one snippet in the sandbox and print its JSON result
               install, uninstall, list   the pure-Python packages in packages.dir (GraalPy's pip, wheels only;
-                      pip settings such as PIP_INDEX_URL, PIP_FIND_LINKS and your pip.conf apply)
+                      pip settings such as PIP_INDEX_URL, PIP_FIND_LINKS and your pip.conf apply);
+                      --profile common installs the packages of the common import profile and tzdata
               prepare-workers   link the JIT-capable worker JDK and train its AOT cache (the build runs this)
               KEY     any setting of config/python-sandbox-mcp.properties, e.g. --workers=2""";
 
@@ -63,6 +65,12 @@ public record CommandLine(Settings settings, RunCommand.Input run, boolean help,
                 stdin = value(rest, ++i, arg);
             } else if (run && arg.equals("--timeout")) {
                 timeout = parseTimeout(value(rest, ++i, arg));
+            } else if ("install".equals(packageAction) && arg.equals("--profile")) {
+                try {
+                    packageNames.addAll(KnownPackages.profile(value(rest, ++i, arg)));
+                } catch (IllegalArgumentException e) {
+                    throw new ConfigException("install --profile: " + e.getMessage());
+                }
             } else if (arg.startsWith("--") && arg.contains("=")) {
                 continue; // settings are applied after the file, below
             } else if (arg.startsWith("--")) {

@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Set;
 
+import dev.pysandbox.files.FileLimits;
 import dev.pysandbox.worker.ImportPolicy;
 
 /** The server's settings, typed and checked. Built once at start-up from {@link Settings}. */
@@ -26,6 +27,7 @@ public record ServerConfig(
         Duration maxTimeout,
         Duration runPythonTimeout,
         Path runRoot,
+        boolean runReadsWorkingDirectory,
         int maxCodeBytes,
         int captureBytes,
         long stopAfterBytes,
@@ -37,6 +39,8 @@ public record ServerConfig(
         boolean strictBuiltins,
         List<String> preload,
         Path packagesDir,
+        boolean autoInstall,
+        FileLimits fileLimits,
         String logLevel) {
 
     /** Heap the Graal compiler needs in a worker on top of worker.heap; see WorkerLauncher.workerHeap. */
@@ -79,6 +83,7 @@ public record ServerConfig(
                 maxTimeout,
                 Duration.ofSeconds(integer(s, "run-python.timeout-seconds", 1, 86_400)),
                 path(s.get("run-python.root"), Path.of("")),
+                bool(s, "run-python.read-working-directory"),
                 integer(s, "code.max-bytes", 1, 256 * 1024 * 1024),
                 captureBytes,
                 stopAfter,
@@ -90,6 +95,10 @@ public record ServerConfig(
                 bool(s, "builtins.strict"),
                 modules(s, "worker.preload"),
                 packagesDir(s),
+                bool(s, "packages.auto-install"),
+                new FileLimits(integer(s, "files.max-bytes", 0, Integer.MAX_VALUE),
+                        integer(s, "files.max-count", 0, 1_000_000),
+                        integer(s, "files.return-bytes", 0, 64 * 1024 * 1024)),
                 logLevel);
     }
 

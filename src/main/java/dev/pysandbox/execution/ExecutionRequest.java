@@ -1,22 +1,40 @@
 package dev.pysandbox.execution;
 
+import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Map;
 import java.util.Objects;
 
 /**
  * One piece of Python to run, after validation at the edge.
  *
- * @param code      the source text
- * @param stdin     what {@code input()} and {@code sys.stdin} read; empty for none
- * @param timeout   wall-clock limit for the code itself (queueing and context set-up not included)
- * @param sessionId null for a fresh, throw-away context; otherwise the session whose context keeps state
- * @param filename  the name tracebacks show for this code, e.g. {@code <string>} or a script's name
+ * @param code             the source text
+ * @param stdin            what {@code input()} and {@code sys.stdin} read; empty for none
+ * @param timeout          wall-clock limit for the code itself (queueing and context set-up not included)
+ * @param sessionId        null for a fresh, throw-away context; otherwise the session whose context keeps state
+ * @param filename         the name tracebacks show for this code, e.g. {@code <string>} or a script's name
+ * @param files            files to place in the working directory before the code runs, by checked relative
+ *                         path ({@code files} in); empty for none
+ * @param workingDirectory a host folder the code sees read-only as its working directory ({@code run_python}
+ *                         with {@code run-python.read-working-directory}); null for the scratch one
  */
-public record ExecutionRequest(String code, String stdin, Duration timeout, String sessionId, String filename) {
+public record ExecutionRequest(String code, String stdin, Duration timeout, String sessionId, String filename,
+        Map<String, byte[]> files, Path workingDirectory) {
     public ExecutionRequest {
         Objects.requireNonNull(code, "code");
         Objects.requireNonNull(timeout, "timeout");
         stdin = stdin == null ? "" : stdin;
         filename = filename == null ? "<string>" : filename;
+        files = files == null ? Map.of() : Map.copyOf(files);
+    }
+
+    /** A request with no files in and the scratch working directory. */
+    public ExecutionRequest(String code, String stdin, Duration timeout, String sessionId, String filename) {
+        this(code, stdin, timeout, sessionId, filename, Map.of(), null);
+    }
+
+    /** The same request, run in the given session's context. */
+    public ExecutionRequest inSession(String session) {
+        return new ExecutionRequest(code, stdin, timeout, session, filename, files, workingDirectory);
     }
 }

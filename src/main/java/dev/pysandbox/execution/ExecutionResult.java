@@ -1,5 +1,7 @@
 package dev.pysandbox.execution;
 
+import java.util.List;
+
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 
@@ -10,6 +12,9 @@ import com.fasterxml.jackson.annotation.JsonProperty;
  * @param executionTime seconds the code ran, measured in the worker
  * @param errorMessage  null on success; otherwise one line a person can act on
  * @param result        the value of the variable {@code result} if the code set one (JSON value or its repr)
+ * @param files         the files the call wrote in its working directory; empty for none
+ * @param installing    modules the code imported that the server has started to install
+ *                      ({@code packages.auto-install}); empty, and left out of the JSON, for none
  */
 @JsonInclude(JsonInclude.Include.ALWAYS)
 public record ExecutionResult(
@@ -20,7 +25,9 @@ public record ExecutionResult(
         @JsonProperty("execution_time") double executionTime,
         @JsonProperty("error_message") String errorMessage,
         @JsonProperty("result") Object result,
-        @JsonProperty("truncated") Truncation truncated) {
+        @JsonProperty("truncated") Truncation truncated,
+        @JsonProperty("files") List<OutputFile> files,
+        @JsonProperty("installing") @JsonInclude(JsonInclude.Include.NON_EMPTY) List<String> installing) {
 
     /** Which outputs were cut to the capture limit. */
     public record Truncation(
@@ -41,6 +48,26 @@ public record ExecutionResult(
         stdout = stdout == null ? "" : stdout;
         stderr = stderr == null ? "" : stderr;
         truncated = truncated == null ? Truncation.NONE : truncated;
+        files = files == null ? List.of() : List.copyOf(files);
+        installing = installing == null ? List.of() : List.copyOf(installing);
+    }
+
+    /** A result without files out. */
+    public ExecutionResult(Status status, String stdout, String stderr, int exitCode, double executionTime,
+            String errorMessage, Object result, Truncation truncated) {
+        this(status, stdout, stderr, exitCode, executionTime, errorMessage, result, truncated, List.of(), List.of());
+    }
+
+    /** This result with the files the call wrote. */
+    public ExecutionResult withFiles(List<OutputFile> written) {
+        return new ExecutionResult(status, stdout, stderr, exitCode, executionTime, errorMessage, result, truncated,
+                written, installing);
+    }
+
+    /** This result, naming the modules the server has started to install for it. */
+    public ExecutionResult withInstalling(List<String> modules) {
+        return new ExecutionResult(status, stdout, stderr, exitCode, executionTime, errorMessage, result, truncated,
+                files, modules);
     }
 
     /** A call that never reached Python: bad input, no worker, a lost session. */

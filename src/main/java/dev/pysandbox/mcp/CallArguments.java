@@ -20,6 +20,11 @@ final class CallArguments {
         this.values = values == null ? Map.of() : values;
     }
 
+    /** An argument as the client sent it, for arguments with a shape of their own; null if absent. */
+    Object raw(String name) {
+        return values.get(name);
+    }
+
     String requiredString(String name) throws InvalidArgument {
         String value = optionalString(name);
         if (value == null) {

@@ -2,6 +2,8 @@ package dev.pysandbox.mcp;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.List;
+import java.util.function.Consumer;
 import java.util.concurrent.ScheduledExecutorService;
 
 import io.modelcontextprotocol.server.McpSyncServerExchange;
@@ -21,9 +23,13 @@ final class CodeRunner {
     private final int maxCodeBytes;
     private final Duration progressInterval;
     private final ScheduledExecutorService progressTimers;
+    private final Consumer<List<String>> installRequests;
 
-    CodeRunner(Sandbox sandbox, int maxCodeBytes, Duration progressInterval, ScheduledExecutorService progressTimers) {
+    /** @param installRequests told the modules a call found missing that the server installs (auto-install) */
+    CodeRunner(Sandbox sandbox, int maxCodeBytes, Duration progressInterval, ScheduledExecutorService progressTimers,
+            Consumer<List<String>> installRequests) {
         this.sandbox = sandbox;
+        this.installRequests = installRequests;
         this.maxCodeBytes = maxCodeBytes;
         this.progressInterval = progressInterval;
         this.progressTimers = progressTimers;
@@ -56,7 +62,11 @@ final class CodeRunner {
     ExecutionResult run(ExecutionRequest request, McpSyncServerExchange exchange, Object progressToken) {
         try (CallProgress progress = new CallProgress(progressToken, exchange::progressNotification,
                 request.timeout(), progressInterval, progressTimers)) {
-            return sandbox.execute(request, progress);
+            ExecutionResult result = sandbox.execute(request, progress);
+            if (!result.installing().isEmpty()) {
+                installRequests.accept(result.installing());
+            }
+            return result;
         } catch (InterruptedException e) {
             // The client cancelled: the transport sends no answer for this call, so this one goes nowhere.
             Thread.currentThread().interrupt();

@@ -1,5 +1,6 @@
 package dev.pysandbox.mcp;
 
+import java.net.URLConnection;
 import java.time.Duration;
 import java.util.Locale;
 import java.util.Map;
@@ -10,13 +11,19 @@ import io.modelcontextprotocol.json.McpJsonMapper;
 import io.modelcontextprotocol.server.McpServerFeatures.SyncToolSpecification;
 import io.modelcontextprotocol.server.McpSyncServerExchange;
 import io.modelcontextprotocol.spec.McpSchema.CallToolRequest;
+import io.modelcontextprotocol.spec.McpSchema.BlobResourceContents;
 import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
+import io.modelcontextprotocol.spec.McpSchema.EmbeddedResource;
+import io.modelcontextprotocol.spec.McpSchema.ResourceContents;
+import io.modelcontextprotocol.spec.McpSchema.TextResourceContents;
 import io.modelcontextprotocol.spec.McpSchema.Tool;
 
 import dev.pysandbox.config.ServerConfig;
 import dev.pysandbox.execution.ExecutionRequest;
 import dev.pysandbox.execution.ExecutionResult;
+import dev.pysandbox.execution.OutputFile;
 import dev.pysandbox.execution.Status;
+import dev.pysandbox.files.ScratchSpace;
 import dev.pysandbox.mcp.CallArguments.InvalidArgument;
 import dev.pysandbox.wire.WireCodec;
 import dev.pysandbox.worker.ImportPolicy;
@@ -47,7 +54,8 @@ final class ExecuteCodeTool {
         Map<String, String> limits = Map.of(
                 "max_timeout", Long.toString(config.maxTimeout().toSeconds()),
                 "default_timeout", Long.toString(config.defaultTimeout().toSeconds()),
-                "session_idle", config.sessionIdleTimeout().toSeconds() + " s");
+                "session_idle", config.sessionIdleTimeout().toSeconds() + " s",
+                "home", ScratchSpace.HOME.toString());
         Tool tool = Tool.builder()
                 .name(NAME)
                 .title(TITLE)
@@ -69,23 +77,49 @@ final class ExecuteCodeTool {
         String modules = imports.unrestrictedImports()
                 ? "Code may import any module of the standard library"
                 : "Code may import these modules: " + String.join(", ", others);
-        return "Runs Python 3.12 code (GraalPy) in an isolated sandbox with no file system, network, processes or"
-                + " host access, and returns stdout, stderr, exit_code, status and the value of a `result` variable."
+        return "Runs Python 3.12 code (GraalPy) in an isolated sandbox with no network, processes or host access,"
+                + " and returns stdout, stderr, exit_code, status and the value of a `result` variable."
                 + " Timeout: " + config.defaultTimeout().toSeconds() + " s unless `timeout` says otherwise, at most "
-                + config.maxTimeout().toSeconds() + " s. " + modules
+                + config.maxTimeout().toSeconds() + " s. Files: the working directory " + ScratchSpace.HOME
+                + " and /tmp are private scratch space in memory (at most " + megabytes(config.fileLimits().maxBytes())
+                + " and " + config.fileLimits().maxCount() + " files; gone after the call, or kept for the session);"
+                + " `files` places input files there, and files the code writes in the working directory come back"
+                + " in the result's `files`. " + modules
                 + (packages.isEmpty() ? "; no third-party packages are installed" : "; installed packages: "
                         + String.join(", ", packages))
+                + (config.autoInstall() ? ". A well-known package that is allowed but not installed yet is installed on"
+                        + " its first import, which fails meanwhile with 'retry in a few seconds'" : "")
                 + ". Packages with native code (numpy, pandas, pydantic) cannot run here."
                 + " Pass session_id to keep variables and imports between calls.";
     }
 
+    private static String megabytes(long bytes) {
+        return bytes % (1 << 20) == 0 ? (bytes >> 20) + " MB" : bytes + " bytes";
+    }
+
     private CallToolResult call(McpSyncServerExchange exchange, CallToolRequest request) {
         ExecutionResult result = execute(new CallArguments(request.arguments()), exchange, request.progressToken());
-        return CallToolResult.builder()
+        CallToolResult.Builder answer = CallToolResult.builder()
                 .addTextContent(WireCodec.encode(result))
                 .structuredContent(WireCodec.toMap(result))
-                .isError(result.status() == Status.SETUP_ERROR)
-                .build();
+                .isError(result.status() == Status.SETUP_ERROR);
+        for (OutputFile file : result.files()) {
+            answer.addContent(embedded(file));
+        }
+        return answer.build();
+    }
+
+    /**
+     * A written file as an MCP embedded resource, for clients that show resources rather than read the JSON.
+     * Its URI names the sandbox, not the client's disk.
+     */
+    static EmbeddedResource embedded(OutputFile file) {
+        String uri = "sandbox://" + ScratchSpace.HOME + "/" + file.path();
+        String mimeType = URLConnection.guessContentTypeFromName(file.path());
+        ResourceContents contents = file.text() != null
+                ? new TextResourceContents(uri, mimeType == null ? "text/plain" : mimeType, file.text())
+                : new BlobResourceContents(uri, mimeType == null ? "application/octet-stream" : mimeType, file.base64());
+        return new EmbeddedResource(null, contents);
     }
 
     ExecutionResult execute(CallArguments arguments, McpSyncServerExchange exchange, Object progressToken) {
@@ -111,6 +145,7 @@ final class ExecuteCodeTool {
         if (sessionId != null && (sessionId.isBlank() || sessionId.length() > 128)) {
             throw new InvalidArgument("Argument 'session_id' must be 1 to 128 characters.");
         }
-        return new ExecutionRequest(code, arguments.optionalString("stdin"), Duration.ofSeconds(timeout), sessionId, "<string>");
+        return new ExecutionRequest(code, arguments.optionalString("stdin"), Duration.ofSeconds(timeout), sessionId,
+                "<string>", FilesArgument.parse(arguments.raw("files"), config.fileLimits()), null);
     }
 }

@@ -3,6 +3,7 @@ package dev.pysandbox.mcp;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.Map;
 
 import io.modelcontextprotocol.json.McpJsonMapper;
@@ -83,15 +84,16 @@ final class RunPythonTool {
             throw new InvalidArgument("provide either code or scriptPath.");
         }
         String filename = "<string>";
+        Path directory = workingDirectory == null ? locator.root() : locator.directory(workingDirectory);
         if (scriptPath != null) {
             ScriptLocator.Script script = locator.locate(scriptPath, workingDirectory);
             code = read(script);
             filename = script.displayName();
-        } else if (workingDirectory != null) {
-            locator.directory(workingDirectory);
         }
         runner.checkSize(code);
-        return new ExecutionRequest(code, "", config.runPythonTimeout(), null, filename);
+        // The script may see its folder (read-only) only where the operator allowed it; else a scratch folder.
+        return new ExecutionRequest(code, "", config.runPythonTimeout(), null, filename, Map.of(),
+                config.runReadsWorkingDirectory() ? directory : null);
     }
 
     private String read(ScriptLocator.Script script) throws InvalidArgument {

@@ -8,6 +8,7 @@ import java.util.SortedSet;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 
 import io.modelcontextprotocol.json.McpJsonDefaults;
 import io.modelcontextprotocol.json.McpJsonMapper;
@@ -20,6 +21,7 @@ import io.modelcontextprotocol.spec.McpSchema.ServerCapabilities;
 import dev.pysandbox.config.ServerConfig;
 import dev.pysandbox.execution.Notice;
 import dev.pysandbox.mcp.transport.StdioServerTransport;
+import dev.pysandbox.packages.AutoInstaller;
 import dev.pysandbox.packages.PackageFolder;
 import dev.pysandbox.supervisor.Sandbox;
 
@@ -47,15 +49,19 @@ public final class SandboxMcpServer {
             thread.setDaemon(true);
             return thread;
         });
-        CodeRunner runner = new CodeRunner(sandbox, config.maxCodeBytes(), config.progressInterval(), timers);
+        StdioServerTransport transport = new StdioServerTransport(json, in, out, config.maxLineBytes(), drain);
+        Consumer<Notice> notices = notice -> transport.clientLog().send(toLogMessage(notice));
+        AutoInstaller autoInstaller = config.autoInstall() ? new AutoInstaller(config.packagesDir(), notices) : null;
+        CodeRunner runner = new CodeRunner(sandbox, config.maxCodeBytes(), config.progressInterval(), timers,
+                autoInstaller == null ? modules -> { } : autoInstaller::request);
         ExecuteCodeTool executeCode = new ExecuteCodeTool(runner, config);
         PackageFolder packages = new PackageFolder(config.packagesDir());
         SortedSet<String> installed = packages.modules();
-        StdioServerTransport transport = new StdioServerTransport(json, in, out, config.maxLineBytes(), drain);
         McpSyncServer server = McpServer.sync(transport)
                 .serverInfo(NAME, version())
                 .instructions("Run Python code safely with execute_code (structured result) or run_python (text)."
-                        + " Code runs in an isolated GraalPy interpreter without file, network or process access.")
+                        + " Code runs in an isolated GraalPy interpreter without host file, network or process access;"
+                        + " its files live in a private in-memory scratch directory.")
                 .capabilities(ServerCapabilities.builder().tools(true).logging().build())
                 .tools(executeCode.specification(json, installed),
                         new RunPythonTool(runner, config).specification(json))
@@ -66,9 +72,12 @@ public final class SandboxMcpServer {
                 now -> server.addTool(executeCode.specification(json, now)));
         timers.scheduleWithFixedDelay(packageWatch, PACKAGE_CHECK_SECONDS, PACKAGE_CHECK_SECONDS, TimeUnit.SECONDS);
         // Only now: on two cores, worker JVMs starting beside the server would slow its first answers.
-        sandbox.start(notice -> transport.clientLog().send(toLogMessage(notice)));
+        sandbox.start(notices);
         transport.awaitTermination();
         server.close();
+        if (autoInstaller != null) {
+            autoInstaller.close();
+        }
         timers.shutdownNow();
     }
 

@@ -32,6 +32,11 @@ final class ScriptLocator {
         this.root = root.toRealPath();
     }
 
+    /** The run root, as its real path. */
+    Path root() {
+        return root;
+    }
+
     Script locate(String scriptPath, String workingDirectory) throws Refusal {
         Path base = workingDirectory == null ? root : directory(workingDirectory);
         Path file = underRoot(resolve(base, scriptPath, NOT_A_SCRIPT));

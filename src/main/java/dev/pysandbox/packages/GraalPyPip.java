@@ -1,5 +1,9 @@
 package dev.pysandbox.packages;
 
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -21,11 +25,8 @@ import org.graalvm.polyglot.io.IOAccess;
  */
 final class GraalPyPip {
     private static final String RUN_PIP = """
-            def run_pip(args, defaults):
+            def run_pip(args):
                 import os, sys, glob, ensurepip
-                for setting in defaults:
-                    name, _, value = setting.partition('=')
-                    os.environ.setdefault(name, value)
                 wheel = glob.glob(os.path.join(os.path.dirname(ensurepip.__file__), '_bundled', 'pip-*.whl'))[0]
                 sys.path.insert(0, wheel)
                 from pip._internal.cli.main import main
@@ -33,18 +34,54 @@ final class GraalPyPip {
             run_pip
             """;
 
-    /** Runs {@code pip ARGS}; pip reports on this process's stderr as it goes. Returns pip's exit code. */
-    int run(List<String> args) {
+    /**
+     * Runs {@code pip ARGS} in a JVM of its own and returns its exit code and the end of what it printed (the
+     * installer reads why a run failed from it); pip reports on this process's stderr as it goes. A JVM of
+     * its own, because pip loads GraalPy's native modules (termios), which only one context per process may
+     * do, and one install may run pip several times.
+     */
+    CPythonWheels.PipRun run(List<String> args) throws IOException {
+        List<String> command = new ArrayList<>(List.of(ProcessHandle.current().info().command().orElse("java"),
+                "-Xmx1g", "-XX:+UseSerialGC", "-cp", System.getProperty("java.class.path"), GraalPyPip.class.getName()));
+        command.addAll(args);
+        ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
+        for (String setting : defaults()) {
+            int eq = setting.indexOf('=');
+            builder.environment().putIfAbsent(setting.substring(0, eq), setting.substring(eq + 1));
+        }
+        Process process = builder.start();
+        process.getOutputStream().close();
+        StringBuilder tail = new StringBuilder();
+        try (BufferedReader output = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
+            for (String line = output.readLine(); line != null; line = output.readLine()) {
+                System.err.println(line);
+                tail.append(line).append('\n');
+                if (tail.length() > 128 * 1024) {
+                    tail.delete(0, tail.length() - 64 * 1024);
+                }
+            }
+        }
+        try {
+            return new CPythonWheels.PipRun(process.waitFor(), tail.toString());
+        } catch (InterruptedException e) {
+            process.destroyForcibly();
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted while pip ran", e);
+        }
+    }
+
+    /** The child JVM: runs pip with the given arguments in a trusted GraalPy context, exits with pip's code. */
+    public static void main(String[] args) {
+        int exitCode;
         try (Context context = Context.newBuilder("python")
                 .allowAllAccess(true)
                 .allowIO(IOAccess.ALL)
-                .out(System.err)
-                .err(System.err)
                 .option("engine.WarnInterpreterOnly", "false")
                 .build()) {
             Value runPip = context.eval("python", RUN_PIP);
-            return runPip.execute(args.toArray(), defaults().toArray()).asInt();
+            exitCode = runPip.execute((Object) args).asInt();
         }
+        System.exit(exitCode);
     }
 
     /** What pip gets ({@code NAME=VALUE}) unless the operator's environment already says it. */

@@ -56,7 +56,8 @@ public final class PackageFolder {
 
     /**
      * The top-level modules a generation provides: packages (folders with {@code __init__.py}) and single-file
-     * modules, without pip's own bookkeeping ({@code *.dist-info}, {@code bin}).
+     * modules, without pip's own bookkeeping ({@code *.dist-info}, {@code bin}) and without private ones
+     * ({@code _yaml}, PyYAML's shim for its C extension, which cannot import here and is not for code to import).
      */
     public static SortedSet<String> modulesIn(Path generation) {
         SortedSet<String> modules = new TreeSet<>();
@@ -72,7 +73,7 @@ public final class PackageFolder {
         } catch (IOException e) {
             // Removed while being read: report what was seen.
         }
-        modules.removeIf(name -> !name.matches("[A-Za-z_][A-Za-z0-9_]*"));
+        modules.removeIf(name -> !name.matches("[A-Za-z][A-Za-z0-9_]*"));
         return modules;
     }
 

@@ -36,6 +36,7 @@ public final class PackageInstaller {
     private final PackageFolder folder;
     private final BiFunction<Path, Collection<String>, Map<String, String>> importCheck;
     private final PrintStream out;
+    private final GraalPyPip pip = new GraalPyPip();
 
     /**
      * @param importCheck imports modules of a generation in a sandbox context; answers module → error for
@@ -51,14 +52,11 @@ public final class PackageInstaller {
     public void install(List<String> requirements) throws IOException, RefusedException {
         change(generation -> {
             out.println("Installing " + String.join(" ", requirements) + " with GraalPy's pip (wheels only)...");
-            List<String> args = new ArrayList<>(List.of("install", "--target", generation.toString(), "--upgrade",
-                    "--only-binary=:all:", "--no-compile", "--progress-bar", "off"));
-            args.addAll(requirements);
-            int exit = new GraalPyPip().run(args);
-            if (exit != 0) {
-                throw new RefusedException("pip could not install " + String.join(" ", requirements) + " (exit code "
-                        + exit + "; its messages are above). Only pure-Python wheels (tagged py3-none-any) can be"
-                        + " installed: a package with native code cannot run in this sandbox.");
+            Path pureWheels = Files.createTempDirectory("pysandbox-pure-wheels");
+            try {
+                pipInstall(generation, requirements, pureWheels);
+            } finally {
+                Trees.delete(pureWheels);
             }
             List<String> nativeFiles = nativeFiles(generation);
             if (!nativeFiles.isEmpty()) {
@@ -66,6 +64,39 @@ public final class PackageInstaller {
                         + String.join(", ", nativeFiles) + ").");
             }
         });
+    }
+
+    /**
+     * Runs pip until it installs everything. When it finds no wheel for a package with a pure-Python fallback
+     * (PyYAML, MarkupSafe), a pure wheel is made from the package's CPython wheel and pip runs again with it.
+     */
+    private void pipInstall(Path generation, List<String> requirements, Path pureWheels)
+            throws IOException, RefusedException {
+        CPythonWheels cpythonWheels = new CPythonWheels(pip::run, out);
+        List<String> madePure = new ArrayList<>(requirements.stream().filter(CPythonWheels::hasPureFallback).toList());
+        if (!madePure.isEmpty() && !cpythonWheels.makePure(madePure, pureWheels)) {
+            madePure.clear(); // none to be had as CPython wheels either: pip says so below
+        }
+        while (true) {
+            List<String> args = new ArrayList<>(List.of("install", "--target", generation.toString(), "--upgrade",
+                    "--only-binary=:all:", "--no-compile", "--progress-bar", "off"));
+            if (!madePure.isEmpty()) {
+                args.addAll(List.of("--find-links", pureWheels.toString()));
+            }
+            args.addAll(requirements);
+            CPythonWheels.PipRun run = pip.run(args);
+            if (run.exitCode() == 0) {
+                return;
+            }
+            java.util.Optional<String> fallback = CPythonWheels.missingWithFallback(run.output());
+            if (fallback.isEmpty() || madePure.contains(fallback.get())
+                    || !cpythonWheels.makePure(List.of(fallback.get()), pureWheels)) {
+                throw new RefusedException("pip could not install " + String.join(" ", requirements) + " (exit code "
+                        + run.exitCode() + "; its messages are above). Only pure-Python wheels (tagged py3-none-any)"
+                        + " can be installed: a package with native code cannot run in this sandbox.");
+            }
+            madePure.add(fallback.get());
+        }
     }
 
     public void uninstall(List<String> names) throws IOException, RefusedException {
@@ -149,11 +180,16 @@ public final class PackageInstaller {
     private static List<String> nativeFiles(Path generation) throws IOException {
         try (Stream<Path> paths = Files.walk(generation)) {
             return paths.filter(Files::isRegularFile)
-                    .filter(path -> NATIVE_SUFFIXES.stream().anyMatch(path.getFileName().toString()::endsWith))
+                    .filter(path -> isNativeCode(path.getFileName().toString()))
                     .map(path -> generation.relativize(path).toString())
                     .sorted()
                     .toList();
         }
+    }
+
+    /** Whether a file is native code by its name: a shared library of some platform. */
+    static boolean isNativeCode(String name) {
+        return NATIVE_SUFFIXES.stream().anyMatch(name::endsWith);
     }
 
     private static void removeEmptyFolders(Path generation) throws IOException {

@@ -115,8 +115,7 @@ public final class Sandbox implements AutoCloseable {
             try {
                 // Evicted between open() and the lock: open again, which reports the eviction.
                 if (sessions.isLive(session)) {
-                    return runOn(session, new ExecutionRequest(request.code(), request.stdin(), request.timeout(),
-                            session.workerKey, request.filename()), phases);
+                    return runOn(session, request.inSession(session.workerKey), phases);
                 }
             } finally {
                 sessions.touch(session);

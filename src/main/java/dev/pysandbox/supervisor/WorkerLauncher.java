@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 import dev.pysandbox.config.ServerConfig;
+import dev.pysandbox.packages.KnownPackages;
 import dev.pysandbox.worker.WorkerMain;
 import dev.pysandbox.worker.WorkerSettings;
 
@@ -38,9 +39,10 @@ public final class WorkerLauncher {
      *                  the build prepared (see {@link WorkerRuntime})
      * @param osSandbox {@code auto}, {@code off} or {@code required}: whether workers run inside the OS layer
      *                  (see {@link OsSandbox}); detection happens here, once, and its outcome is logged
+     * @param shownFolders host folders workers read for their calls, which the OS layer must show read-only
      */
     public WorkerLauncher(String heap, Path resourceCache, List<String> extraJvmOptions, WorkerSettings settings,
-            String jit, String osSandbox) throws IOException {
+            String jit, String osSandbox, List<Path> shownFolders) throws IOException {
         this.classPath = workerClassPath();
         Path runtimeDirectory = WorkerRuntimeBuilder.defaultDirectory();
         this.runtime = WorkerRuntime.locate(runtimeDirectory, jit, classPath);
@@ -61,6 +63,7 @@ public final class WorkerLauncher {
             // Created now, empty, so that the OS layer can show it to workers started before the first install.
             readable.add(Files.createDirectories(Path.of(settings.packagesDir())));
         }
+        readable.addAll(shownFolders);
         this.osSandbox = OsSandbox.detect(OsSandbox.mode(osSandbox), resourceCache, readable);
     }
 
@@ -76,9 +79,14 @@ public final class WorkerLauncher {
     public static WorkerLauncher forConfig(ServerConfig config) throws IOException {
         WorkerSettings settings = new WorkerSettings(config.captureBytes(), config.stopAfterBytes(),
                 config.readyContexts(), Math.max(100, config.killGrace().toMillis() / 3), config.imports(),
-                config.strictBuiltins(), config.preload(), config.packagesDir().toString());
+                config.strictBuiltins(), config.preload(), config.packagesDir().toString(), config.fileLimits(),
+                config.autoInstall() ? List.copyOf(KnownPackages.modules()) : List.of());
+        // run_python's working directory is read in the worker (run-python.read-working-directory), so the
+        // OS layer must show the run root to it, read-only.
+        List<Path> shown = config.runReadsWorkingDirectory()
+                ? List.of(config.runRoot().toAbsolutePath().normalize()) : List.of();
         return new WorkerLauncher(config.workerHeap(), config.cacheDir(), config.workerJvmOptions(), settings,
-                config.jit(), config.osSandbox());
+                config.jit(), config.osSandbox(), shown);
     }
 
     WorkerRuntime runtime() {

@@ -134,7 +134,8 @@ final class WorkerProcess {
             return call.answer;
         }
         send(WorkerCommand.execute(id, request.code(), request.stdin(), request.timeout().toMillis(),
-                request.sessionId(), request.filename()));
+                request.sessionId(), request.filename(), request.files(),
+                request.workingDirectory() == null ? null : request.workingDirectory().toString()));
         return call.answer;
     }
 

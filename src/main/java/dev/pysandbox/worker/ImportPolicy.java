@@ -7,6 +7,8 @@ import java.util.Locale;
 import java.util.Set;
 import java.util.TreeSet;
 
+import dev.pysandbox.packages.KnownPackages;
+
 /**
  * Which modules user code may import, in the shape of jsoup's {@code Safelist}: named presets that a
  * configuration extends ({@link #allow}) or narrows ({@link #remove}). Allowing a package allows its
@@ -25,8 +27,11 @@ public final class ImportPolicy {
             "datetime", "time");
 
     /**
-     * The pure-computation part of the standard library: what agents import to reshape data in memory. {@code io}
-     * is here for StringIO and BytesIO (the context refuses files whatever {@code io.open} is asked), {@code zlib}
+     * The pure-computation part of the standard library: what agents import to reshape data in memory, and to
+     * handle the call's scratch files ({@code os}, {@code pathlib}, {@code shutil}, {@code tempfile},
+     * {@code glob}: the context's file system shows nothing but the scratch space and the packages, and the
+     * interpreter refuses the processes and signals {@code os} offers). {@code io} is here for StringIO and
+     * BytesIO as well as files, {@code zlib}
      * and {@code gzip} for bytes in memory; {@code xml.etree} builds and serializes trees, and says plainly that
      * it cannot parse text (GraalPy ships no expat parser; see the prelude). {@code zoneinfo} finds its time
      * zones in the {@code tzdata} package, once the operator has installed it.
@@ -37,7 +42,7 @@ public final class ImportPolicy {
             "contextlib", "abc", "dataclasses", "enum", "typing", "graphlib", "datetime", "time", "calendar",
             "base64", "hashlib", "hmac", "struct", "zlib", "gzip", "difflib", "shlex", "fnmatch", "pprint",
             "bisect", "heapq", "array", "numbers", "colorsys", "ipaddress", "unicodedata", "uuid", "urllib.parse",
-            "zoneinfo");
+            "zoneinfo", "os", "pathlib", "shutil", "tempfile", "glob");
 
     private final String name;
     private final Set<String> modules;
@@ -54,7 +59,7 @@ public final class ImportPolicy {
         return preset("minimal", MINIMAL);
     }
 
-    /** The pure-computation standard library: no files, processes, network, threads or introspection. */
+    /** The pure-computation standard library and scratch files: no processes, network, threads or introspection. */
     public static ImportPolicy standard() {
         return preset("standard", STANDARD);
     }
@@ -64,14 +69,26 @@ public final class ImportPolicy {
         return new ImportPolicy("unrestricted", Set.of(), true);
     }
 
-    /** The preset with this name: {@code minimal}, {@code standard} or {@code unrestricted}. */
+    /**
+     * The standard profile and the everyday pure-Python packages ({@link KnownPackages#COMMON_MODULES}):
+     * jmespath, dateutil, yaml, tabulate, attrs, more_itertools, toolz, pytz, jinja2. They still have to be
+     * installed ({@code bin/python-sandbox-mcp install --profile common}, or {@code packages.auto-install}).
+     */
+    public static ImportPolicy common() {
+        List<String> modules = new java.util.ArrayList<>(STANDARD);
+        modules.addAll(KnownPackages.COMMON_MODULES);
+        return preset("common", modules);
+    }
+
+    /** The preset with this name: {@code minimal}, {@code standard}, {@code common} or {@code unrestricted}. */
     public static ImportPolicy named(String profile) {
         return switch (profile.strip().toLowerCase(Locale.ROOT)) {
             case "minimal" -> minimal();
             case "standard" -> standard();
+            case "common" -> common();
             case "unrestricted" -> unrestricted();
             default -> throw new IllegalArgumentException("unknown import profile '" + profile
-                    + "'; known profiles: minimal, standard, unrestricted");
+                    + "'; known profiles: minimal, standard, common, unrestricted");
         };
     }
 

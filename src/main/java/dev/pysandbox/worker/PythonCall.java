@@ -1,7 +1,11 @@
 package dev.pysandbox.worker;
 
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
@@ -17,6 +21,9 @@ import org.graalvm.polyglot.Value;
 import dev.pysandbox.execution.ExecutionResult;
 import dev.pysandbox.execution.ExecutionResult.Truncation;
 import dev.pysandbox.execution.Status;
+import dev.pysandbox.files.FileName;
+import dev.pysandbox.files.ReturnedFiles;
+import dev.pysandbox.files.SandboxFileSystem;
 import dev.pysandbox.wire.WireCodec;
 import dev.pysandbox.wire.WorkerCommand;
 import dev.pysandbox.worker.SandboxContexts.PreparedContext;
@@ -76,6 +83,12 @@ final class PythonCall {
             answer(stopped(stop.get()), false);
             return;
         }
+        try {
+            placeFiles();
+        } catch (IOException | IllegalArgumentException e) {
+            answer(ExecutionResult.setupError("The files could not be placed in the working directory: " + e.getMessage()), false);
+            return;
+        }
         byte[] input = command.stdin() == null ? new byte[0] : command.stdin().getBytes(StandardCharsets.UTF_8);
         prepared.streams().attach(input, out, err);
         ScheduledFuture<?> deadline = watchdog.schedule(() -> requestStop(Stop.TIMEOUT),
@@ -89,7 +102,7 @@ final class PythonCall {
                     ? sharedCode.parse(prepared.context(), command.code(), command.filename())
                     : null;
             Value outcome = prepared.runner().execute(command.code(), command.filename(), settings.captureBytes(), module);
-            result = fromReturn(outcome);
+            result = fromReturn(outcome).withInstalling(installing());
         } catch (PolyglotException e) {
             if (stop.get() != Stop.NONE && (e.isInterrupted() || e.isCancelled())) {
                 flushGuestBuffers();
@@ -117,8 +130,40 @@ final class PythonCall {
         } finally {
             deadline.cancel(false);
         }
-        answer(result, recycle);
+        answer(withWrittenFiles(result), recycle);
         prepared.streams().detach();
+    }
+
+    /** The modules this call imported missing that the server installs on request (packages.auto-install). */
+    private List<String> installing() {
+        Value modules = prepared.runner().getMember("installing");
+        List<String> names = new java.util.ArrayList<>();
+        for (long i = 0; i < modules.getArraySize(); i++) {
+            names.add(modules.getArrayElement(i).asString());
+        }
+        return names;
+    }
+
+    /** Files in: a new call in the context's scratch space, the files the caller sent, the working directory. */
+    private void placeFiles() throws IOException {
+        SandboxFileSystem files = prepared.files();
+        files.scratch().beginCall();
+        if (command.workingDirectory() != null) {
+            files.showAsWorkingDirectory(Path.of(command.workingDirectory()));
+        }
+        for (Map.Entry<String, byte[]> file : command.files().entrySet()) {
+            files.scratch().place(FileName.inWorkingDirectory(file.getKey()), file.getValue());
+        }
+    }
+
+    /** Files out: the result with the files this call wrote in its working directory. */
+    private ExecutionResult withWrittenFiles(ExecutionResult result) {
+        try {
+            return result.withFiles(ReturnedFiles.from(prepared.files().scratch().writtenByThisCall(),
+                    settings.files().returnBytes()));
+        } catch (RuntimeException | OutOfMemoryError e) {
+            return result; // a call that filled the heap may leave no room to copy its files: answer without them
+        }
     }
 
     private void requestStop(Stop reason) {

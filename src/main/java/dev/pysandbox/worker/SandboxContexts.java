@@ -19,7 +19,8 @@ import org.graalvm.polyglot.Value;
 import org.graalvm.polyglot.io.FileSystem;
 import org.graalvm.polyglot.io.IOAccess;
 
-import dev.pysandbox.packages.PackageFileSystem;
+import dev.pysandbox.files.ReadOnlyFolder;
+import dev.pysandbox.files.SandboxFileSystem;
 import dev.pysandbox.packages.PackageFolder;
 
 /**
@@ -28,9 +29,9 @@ import dev.pysandbox.packages.PackageFolder;
  *
  * <p>The settings are the tightest the community edition accepts (measured; see shared/notes): the
  * CONSTRAINED policy, and every capability switched off explicitly because CONSTRAINED alone leaves threads,
- * polyglot access and host class lookup to the embedder. {@code IOAccess.NONE} still lets the stdlib import,
- * read-only; when the operator has installed packages, the only file system is {@link PackageFileSystem},
- * which shows their folder read-only. None of this is the security boundary on its own: the worker process is.
+ * polyglot access and host class lookup to the embedder. The only file system is {@link SandboxFileSystem}:
+ * the standard library and the operator's packages read-only, and the context's own scratch files in memory.
+ * None of this is the security boundary on its own: the worker process is.
  */
 final class SandboxContexts implements AutoCloseable {
     /** {@code HostAccess.NONE} is refused by CONSTRAINED; this is NONE without mutable target mappings. */
@@ -39,11 +40,13 @@ final class SandboxContexts implements AutoCloseable {
     private final Engine engine;
     private final Source prelude;
     private final WorkerSettings settings;
+    /** The standard library, shown read-only to every context at its own path. */
+    private final ReadOnlyFolder languageHome;
     /** The package generation a new context should show, if any: read for every context. */
     private final Supplier<Optional<Path>> packages;
     /** The package generation last used and its file system; new ones when an install switches generations. */
     private Path packageGeneration;
-    private PackageFileSystem packageFileSystem;
+    private ReadOnlyFolder packageFolder;
 
     SandboxContexts(WorkerSettings settings) {
         this(settings, settings.packagesDir().isEmpty() ? Optional::empty
@@ -61,6 +64,24 @@ final class SandboxContexts implements AutoCloseable {
                 .option("engine.WarnInterpreterOnly", "false")
                 .build();
         this.prelude = Source.newBuilder("python", readPrelude(), "<sandbox-prelude>").buildLiteral();
+        this.languageHome = languageHome();
+    }
+
+    /**
+     * The standard library's folder, which every context's file system must show read-only. Learned once
+     * from a context without any file system, which GraalVM lets read it.
+     *
+     * <p>Why not {@link FileSystem#allowInternalResourceAccess}, which serves the language home by itself:
+     * it serves it <em>writable</em> (measured: a guest planted {@code json/evil_planted.py} in the unpacked
+     * standard library, where every later context of every worker would have imported it).
+     */
+    private ReadOnlyFolder languageHome() {
+        try (Context probe = builder(new CallStreams()).allowIO(IOAccess.NONE).build()) {
+            String prefix = probe.eval("python", "__import__('sys').prefix").asString();
+            return new ReadOnlyFolder(Path.of(prefix), Path.of(prefix));
+        } catch (IOException e) {
+            throw new IllegalStateException("cannot find GraalPy's standard library", e);
+        }
     }
 
     /**
@@ -70,13 +91,31 @@ final class SandboxContexts implements AutoCloseable {
      */
     PreparedContext prepare(boolean preload) {
         CallStreams streams = new CallStreams();
-        PackageFileSystem packageFiles;
+        ReadOnlyFolder packageFiles;
         Path generation;
         synchronized (this) {
-            packageFiles = packageFileSystem();
+            packageFiles = packageFolder();
             generation = packageGeneration;
         }
-        Context context = Context.newBuilder("python")
+        SandboxFileSystem files = new SandboxFileSystem(languageHome, settings.files().newScratchSpace(), packageFiles);
+        Context context = builder(streams)
+                .allowIO(IOAccess.newBuilder().fileSystem(files).build())
+                .build();
+        try {
+            Value runner = context.eval(prelude).execute(settings.imports().encode(), settings.strictBuiltins(),
+                    preload ? String.join(",", settings.preload()) : "",
+                    packageFiles == null ? "" : SandboxFileSystem.PACKAGES.toString(),
+                    String.join(",", settings.autoInstall()));
+            return new PreparedContext(context, streams, runner, generation, files);
+        } catch (RuntimeException e) {
+            context.close(true);
+            throw e;
+        }
+    }
+
+    /** Every setting of a sandbox context but its file system. */
+    private Context.Builder builder(CallStreams streams) {
+        return Context.newBuilder("python")
                 .engine(engine)
                 .sandbox(SandboxPolicy.CONSTRAINED)
                 .in(streams.stdin)
@@ -88,45 +127,33 @@ final class SandboxContexts implements AutoCloseable {
                 .allowNativeAccess(false)
                 .allowCreateThread(false)
                 .allowCreateProcess(false)
-                .allowIO(packageFiles == null ? IOAccess.NONE
-                        : IOAccess.newBuilder().fileSystem(FileSystem.allowInternalResourceAccess(packageFiles)).build())
                 .allowEnvironmentAccess(EnvironmentAccess.NONE)
                 .allowPolyglotAccess(PolyglotAccess.NONE)
                 .allowInnerContextOptions(false)
                 .allowExperimentalOptions(false)
-                .allowValueSharing(false)
-                .build();
-        try {
-            Value runner = context.eval(prelude).execute(settings.imports().encode(), settings.strictBuiltins(),
-                    preload ? String.join(",", settings.preload()) : "",
-                    packageFiles == null ? "" : PackageFileSystem.MOUNT.toString());
-            return new PreparedContext(context, streams, runner, generation);
-        } catch (RuntimeException e) {
-            context.close(true);
-            throw e;
-        }
+                .allowValueSharing(false);
     }
 
     /**
-     * The file system showing the package generation in use now, or null when nothing is installed. Read
-     * for every context, so that an install reaches the next context without a restart. Called under this
-     * object's lock, which guards the two fields.
+     * The package generation in use now, as the folder a context shows, or null when nothing is installed.
+     * Read for every context, so that an install reaches the next context without a restart. Called under
+     * this object's lock, which guards the two fields.
      */
-    private PackageFileSystem packageFileSystem() {
+    private ReadOnlyFolder packageFolder() {
         Optional<Path> generation = packages.get();
         if (generation.isEmpty()) {
             packageGeneration = null;
-            packageFileSystem = null;
+            packageFolder = null;
         } else if (!generation.get().equals(packageGeneration)) {
             try {
-                packageFileSystem = new PackageFileSystem(generation.get());
+                packageFolder = new ReadOnlyFolder(SandboxFileSystem.PACKAGES, generation.get());
                 packageGeneration = generation.get();
             } catch (IOException e) {
-                packageFileSystem = null; // removed between the check and now: as if nothing were installed
+                packageFolder = null; // removed between the check and now: as if nothing were installed
                 packageGeneration = null;
             }
         }
-        return packageFileSystem;
+        return packageFolder;
     }
 
     String implementationName() {
@@ -150,10 +177,10 @@ final class SandboxContexts implements AutoCloseable {
     }
 
     /**
-     * A context ready for user code: its streams, the prelude's runner function, and the package generation
-     * it shows (null for none).
+     * A context ready for user code: its streams, the prelude's runner function, the package generation it
+     * shows (null for none), and its file system (its scratch files live there).
      */
-    record PreparedContext(Context context, CallStreams streams, Value runner, Path packages) {
+    record PreparedContext(Context context, CallStreams streams, Value runner, Path packages, SandboxFileSystem files) {
     }
 
     /** Whether the context shows the packages installed now; one built before an install does not. */

@@ -2,6 +2,8 @@ package dev.pysandbox.worker;
 
 import java.util.List;
 
+import dev.pysandbox.files.FileLimits;
+
 /**
  * The limits a worker applies to each call, handed over by the supervisor as system properties so that
  * the worker needs no configuration file of its own.
@@ -15,13 +17,18 @@ import java.util.List;
  * @param preload            modules each ready context imports before its call arrives (those the import
  *                           policy allows; the others are dropped here)
  * @param packagesDir        the operator's package folder on the host ({@code packages.dir}); empty for none
+ * @param files              the caps on each context's scratch files
+ * @param autoInstall        modules the server installs when code imports them missing ({@code packages.auto-install});
+ *                           the import error then says "retry" (those the import policy refuses are dropped here)
  */
 public record WorkerSettings(int captureBytes, long stopAfterBytes, int readyContexts, long interruptWaitMillis,
-        ImportPolicy imports, boolean strictBuiltins, List<String> preload, String packagesDir) {
+        ImportPolicy imports, boolean strictBuiltins, List<String> preload, String packagesDir, FileLimits files,
+        List<String> autoInstall) {
     static final String PREFIX = "pysandbox.worker.";
 
     public WorkerSettings {
         preload = preload.stream().filter(imports::allows).toList();
+        autoInstall = autoInstall.stream().filter(imports::allows).sorted().toList();
     }
 
     public String[] asSystemProperties() {
@@ -34,6 +41,8 @@ public record WorkerSettings(int captureBytes, long stopAfterBytes, int readyCon
             "-D" + PREFIX + "strictBuiltins=" + strictBuiltins,
             "-D" + PREFIX + "preload=" + String.join(",", preload),
             "-D" + PREFIX + "packagesDir=" + packagesDir,
+            "-D" + PREFIX + "files=" + files.encode(),
+            "-D" + PREFIX + "autoInstall=" + String.join(",", autoInstall),
         };
     }
 
@@ -46,6 +55,8 @@ public record WorkerSettings(int captureBytes, long stopAfterBytes, int readyCon
                 ImportPolicy.decode(System.getProperty(PREFIX + "imports", ImportPolicy.standard().encode())),
                 Boolean.getBoolean(PREFIX + "strictBuiltins"),
                 List.of(System.getProperty(PREFIX + "preload", "").split(",")).stream().filter(m -> !m.isBlank()).toList(),
-                System.getProperty(PREFIX + "packagesDir", ""));
+                System.getProperty(PREFIX + "packagesDir", ""),
+                FileLimits.parse(System.getProperty(PREFIX + "files", FileLimits.DEFAULT.encode())),
+                List.of(System.getProperty(PREFIX + "autoInstall", "").split(",")).stream().filter(m -> !m.isBlank()).toList());
     }
 }

@@ -9,11 +9,12 @@
 # optional strict profile. They make the sandbox's rules visible early and clearly; they are not the
 # boundary (the context settings and the worker process are), so a way around them still reaches nothing.
 
-def _make_runner(allowed_imports, strict, preload, packages):
+def _make_runner(allowed_imports, strict, preload, packages, auto_install):
     """allowed_imports: '*' for no import checks, else comma-separated module names (packages include
     their submodules). strict: forbid naming eval, exec, open and the other introspection builtins.
     preload: comma-separated modules to import now, before any user code, so calls find them loaded.
-    packages: where the operator's installed packages are mounted read-only, or '' if none are."""
+    packages: where the operator's installed packages are mounted read-only, or '' if none are.
+    auto_install: comma-separated modules the server installs when code imports them missing."""
     import sys, os, posix, builtins, _signal
 
     # After the standard library, so that a package cannot shadow a standard module.
@@ -101,12 +102,56 @@ def _make_runner(allowed_imports, strict, preload, packages):
             text = '<the exception could not be shown>'
         return '%s: %s' % (type(exc).__name__, text) if text else type(exc).__name__
 
+    # Scratch files. CPython closes `open('out.txt', 'w').write(text)` the moment the file object is dropped;
+    # GraalPy only when its garbage collector gets to it, so the text sat in the object's buffer: a later
+    # open() read an empty file and the call's answer returned one. Files opened for writing are remembered
+    # (weakly) and flushed before the next open() and when the call ends.
+    import _io, io, _weakref
+    plain_open = _io.open
+    written_files = []
+
+    def flush_written():
+        for ref in written_files:
+            opened = ref()
+            try:
+                if opened is not None and not opened.closed:
+                    opened.flush()
+            except BaseException:
+                pass
+
+    def tracking_open(file, mode='r', *args, **kwargs):
+        if written_files:
+            flush_written()
+            written_files[:] = [ref for ref in written_files if ref() is not None]
+        opened = plain_open(file, mode, *args, **kwargs)
+        if isinstance(mode, str) and ('w' in mode or 'a' in mode or 'x' in mode or '+' in mode):
+            written_files.append(_weakref.ref(opened))
+        return opened
+
+    tracking_open.__name__ = tracking_open.__qualname__ = 'open'
+    tracking_open.__doc__ = plain_open.__doc__
+    builtins.open = io.open = _io.open = tracking_open
+
+    # The standard library's folder holds GraalPy's native modules (pyexpat, _bz2, _sqlite3 ...), which the
+    # sandbox refuses to load: finding one ended an import with a SystemError about native modules instead of
+    # the ImportError code expects (`try: import bz2 except ImportError`). Files are searched for Python
+    # sources only.
+    machinery = sys.modules['_frozen_importlib_external']
+    python_files = machinery.FileFinder.path_hook(
+        (machinery.SourceFileLoader, machinery.SOURCE_SUFFIXES),
+        (machinery.SourcelessFileLoader, machinery.BYTECODE_SUFFIXES))
+    sys.path_hooks[:] = [python_files if getattr(hook, '__name__', '') == 'path_hook_for_FileFinder' else hook
+                         for hook in sys.path_hooks]
+    sys.path_importer_cache.clear()
+
     def flush():
         for stream in (sys.stdout, sys.stderr):
             try:
                 stream.flush()
             except BaseException:
                 pass
+        flush_written()
+        written_files.clear()
 
     def exit_status(exc):
         # Mirrors CPython: None -> 0, int -> that code, anything else is printed and means 1.
@@ -191,7 +236,7 @@ def _make_runner(allowed_imports, strict, preload, packages):
         return lambda *args, **kwargs: value
     neutral = {
         'getpid': 2, 'getppid': 1, 'getuid': 65534, 'geteuid': 65534, 'getgid': 65534, 'getegid': 65534,
-        'getgroups': [], 'getlogin': 'sandbox', 'cpu_count': 1, 'getcwd': '/', 'getcwdb': b'/',
+        'getgroups': [], 'getlogin': 'sandbox', 'cpu_count': 1,
         'uname': os.uname_result(('Linux', 'sandbox', '', '', '')),
     }
     for module in (os, posix):
@@ -203,8 +248,10 @@ def _make_runner(allowed_imports, strict, preload, packages):
                 setattr(module, name, refused('os.' + name))
     # The context sees no environment, so os.path.expanduser('~') asks pwd.getpwuid(), which the interpreter
     # refuses with a host error no `except` catches: that ended every call that imported sysconfig (and so
-    # zoneinfo), site or getpass. A neutral home and user, in this context's own copy of the environment.
-    os.environ.setdefault('HOME', '/')
+    # zoneinfo), site or getpass. A neutral user, and the scratch working directory as home, in this
+    # context's own copy of the environment. (os.getcwd() needs no stand-in: the context's file system
+    # answers it with the scratch working directory.)
+    os.environ.setdefault('HOME', '/home/sandbox')
     os.environ.setdefault('USER', 'sandbox')
 
     # Gateways to the host and to process creation. None in sys.modules makes any later import of them
@@ -329,6 +376,11 @@ def _make_runner(allowed_imports, strict, preload, packages):
             try:
                 return load(name, globals, locals, fromlist, level)
             except ModuleNotFoundError as e:
+                if from_user and e.name == top and top in installable:
+                    if top not in installing:
+                        installing.append(top)
+                    raise ModuleNotFoundError("'%s' is not installed yet: the server is installing the package"
+                                              " that provides it; retry in a few seconds" % top, name=top) from None
                 if from_user and e.name == top and top not in sys.stdlib_module_names:
                     raise ModuleNotFoundError("'%s' is allowed but not installed in this sandbox; the operator"
                                               " can install the package that provides it with"
@@ -336,6 +388,11 @@ def _make_runner(allowed_imports, strict, preload, packages):
                 raise
 
         builtins.__import__ = guarded_import
+
+    # Modules this call found missing that the server will install (packages.auto-install): the runner
+    # reports them, and the server starts the install while the call fails fast.
+    installable = frozenset(auto_install.split(',')) if auto_install else frozenset()
+    installing = []
 
     forbidden_names = frozenset(('eval', 'exec', 'compile', 'open', '__import__', 'globals', 'locals',
                                  'getattr', 'setattr', 'delattr', 'breakpoint', 'vars', '__builtins__'))
@@ -352,7 +409,9 @@ def _make_runner(allowed_imports, strict, preload, packages):
 
     def run(source, filename, result_limit, module=None):
         """Runs user code in __main__: the module the worker parsed from it if given, else compiled here.
-        Returns (exit_code, error_message, result_description)."""
+        Returns (exit_code, error_message, result_description); the modules this call found missing that
+        the server will install are in run.installing."""
+        installing.clear()
         before = main_globals.get('result', missing)
         code = None
         try:
@@ -388,6 +447,7 @@ def _make_runner(allowed_imports, strict, preload, packages):
             pass  # the call that imports it meets the same failure, reported as Python reports it
 
     run.flush = flush
+    run.installing = installing
     return run
 
 globals().pop("_make_runner")

@@ -52,14 +52,19 @@ public final class AgentWorkload {
         this.flags = flags;
     }
 
-    /** Arguments: launcher, corpus folder, BENCHMARKS.md (or -), then server flags to compare variants. */
+    /**
+     * Arguments: launcher, corpus folder, BENCHMARKS.md (or -), then server flags to compare variants. The
+     * system property {@code bench.section} names the section of BENCHMARKS.md it writes (the packages corpus
+     * has its own) and {@code bench.title} its heading.
+     */
     public static void main(String[] args) throws Exception {
         AgentWorkload bench = new AgentWorkload(Path.of(args[0]), load(Path.of(args[1])), List.of(args).subList(3, args.length));
         bench.run();
         String section = String.join("\n", bench.out) + "\n";
         System.out.print(section);
         if (!args[2].equals("-")) {
-            SpeedBenchmark.replaceSection(Path.of(args[2]), "bench/agent-workload", section);
+            SpeedBenchmark.replaceSection(Path.of(args[2]), System.getProperty("bench.section", "bench/agent-workload"),
+                    section);
         }
         System.exit(0);
     }
@@ -76,7 +81,7 @@ public final class AgentWorkload {
     }
 
     private void run() throws Exception {
-        line("## Agent workload: the code agents send, new text each call, against `python3 -c`");
+        line("## " + System.getProperty("bench.title", "Agent workload: the code agents send, new text each call, against `python3 -c`"));
         line("");
         line("Command: `bench/agent-workload` (real server via `bin/python-sandbox-mcp`"
                 + (flags.isEmpty() ? " on the default config" : " with " + String.join(" ", flags))

@@ -84,11 +84,12 @@ class SettingsTest {
     @Test
     void preloadNamesModulesAndWorkersPreloadOnlyWhatTheProfileAllows() throws ConfigException {
         ServerConfig config = ServerConfig.from(Settings.defaults()
-                .with("worker.preload", "json, statistics,os", "test")
+                .with("worker.preload", "json, statistics,socket", "test")
                 .with("imports.deny", "statistics", "test"));
-        assertEquals(java.util.List.of("json", "statistics", "os"), config.preload());
-        WorkerSettings settings = new WorkerSettings(1024, 4096, 2, 100, config.imports(), false, config.preload(), "");
-        assertEquals(java.util.List.of("json"), settings.preload(), "os is outside the profile, statistics denied");
+        assertEquals(java.util.List.of("json", "statistics", "socket"), config.preload());
+        WorkerSettings settings = new WorkerSettings(1024, 4096, 2, 100, config.imports(), false, config.preload(), "",
+                dev.pysandbox.files.FileLimits.DEFAULT, java.util.List.of());
+        assertEquals(java.util.List.of("json"), settings.preload(), "socket is outside the profile, statistics denied");
         String message = assertThrows(ConfigException.class, () -> ServerConfig.from(
                 Settings.defaults().with("worker.preload", "json;import os", "test"))).getMessage();
         assertTrue(message.contains("worker.preload") && message.contains("not a module name"), message);

@@ -41,8 +41,8 @@ class PackageInstallIT {
     static void buildWheelsAndStartAServer() throws IOException {
         PackagesIT.deleteTree(PACKAGES);
         Files.createDirectories(WHEELS);
-        wheel("tinywheel", Map.of("tinywheel/__init__.py", "VALUE = 7\n".getBytes(StandardCharsets.UTF_8)));
-        wheel("nativewheel", Map.of("nativewheel/__init__.py", new byte[0],
+        wheel(WHEELS, "tinywheel", Map.of("tinywheel/__init__.py", "VALUE = 7\n".getBytes(StandardCharsets.UTF_8)));
+        wheel(WHEELS, "nativewheel", Map.of("nativewheel/__init__.py", new byte[0],
                 "nativewheel/_speedups.so", new byte[] {0x7f, 'E', 'L', 'F'}));
         server = SandboxServer.start("--workers=1", "--packages.dir=" + PACKAGES, "--imports.allow=tinywheel,nativewheel");
     }
@@ -119,6 +119,31 @@ class PackageInstallIT {
         assertEquals("not found\n", without.get("stdout"), () -> String.valueOf(without));
     }
 
+    @Test
+    void theCommonProfileInstallsFromRealWheelsAndRuns() throws Exception {
+        // Real wheels, from wherever this machine's pip configuration points. PyYAML and MarkupSafe may come
+        // as CPython wheels only there: the installer then keeps their pure-Python code.
+        Path packages = SandboxServer.PROJECT_ROOT.resolve("target/it-common-packages");
+        PackagesIT.deleteTree(packages);
+        Outcome install = run(false, packages, "install", "--profile", "common");
+        assumeTrue(install.exitCode() == 0 || !install.output().contains("No matching distribution found"),
+                "the common profile's packages are not all reachable with this machine's pip configuration");
+        assertEquals(0, install.exitCode(), install.output());
+        Outcome run = run(false, packages, "run", "--imports.profile=common", "--workers=1", "-c", """
+                import yaml, jmespath, tabulate, jinja2, attrs, more_itertools, toolz, pytz
+                from dateutil import parser, relativedelta
+                print(yaml.safe_load('a: [1, 2]'), yaml.safe_dump({'b': 3}).strip(), yaml.__with_libyaml__)
+                print(jmespath.search('a[1]', {'a': [1, 2]}))
+                print(jinja2.Template('Hi {{ n }}', autoescape=True).render(n='<b>'))
+                print(tabulate.tabulate([[1, 2]], headers=['x', 'y'], tablefmt='plain'))
+                print(parser.parse('2026-11-24T10:00:00') + relativedelta.relativedelta(months=1))
+                print(list(more_itertools.chunked([1, 2, 3], 2)), dict(toolz.frequencies('aab')), pytz.timezone('Europe/Paris'))
+                """);
+        assertEquals(0, run.exitCode(), run.output());
+        assertTrue(run.output().contains("{'a': [1, 2]} b: 3 False\\n2\\nHi &lt;b&gt;\\n  x    y\\n  1    2\\n"
+                + "2026-12-24 10:00:00\\n[[1, 2], [3]] {'a': 2, 'b': 1} Europe/Paris\\n"), run.output());
+    }
+
     /** Runs the launcher with a pip that sees only the test's wheel folder. */
     private static Outcome command(String... args) throws IOException, InterruptedException {
         return run(true, args);
@@ -130,14 +155,22 @@ class PackageInstallIT {
     }
 
     private static Outcome run(boolean testWheelsOnly, String... args) throws IOException, InterruptedException {
+        return run(testWheelsOnly, PACKAGES, args);
+    }
+
+    private static Outcome run(boolean testWheelsOnly, Path packages, String... args) throws IOException, InterruptedException {
         List<String> line = new ArrayList<>(List.of(SandboxServer.LAUNCHER.toString()));
         line.addAll(List.of(args));
-        line.add("--packages.dir=" + PACKAGES);
+        line.add("--packages.dir=" + packages);
         ProcessBuilder builder = new ProcessBuilder(line).redirectErrorStream(true);
         if (testWheelsOnly) {
             builder.environment().put("PIP_NO_INDEX", "1");
             builder.environment().put("PIP_FIND_LINKS", WHEELS.toString());
             builder.environment().put("PIP_CONFIG_FILE", "/dev/null");
+        } else {
+            // An index the machine cannot reach (pypi.org here) must fail fast instead of being retried for minutes.
+            builder.environment().putIfAbsent("PIP_RETRIES", "0");
+            builder.environment().putIfAbsent("PIP_TIMEOUT", "5");
         }
         Process process = builder.start();
         String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
@@ -147,7 +180,7 @@ class PackageInstallIT {
     }
 
     /** A pure-Python wheel as pip expects one: the files, and dist-info with METADATA, WHEEL and RECORD. */
-    private static void wheel(String name, Map<String, byte[]> files) throws IOException {
+    static void wheel(Path folder, String name, Map<String, byte[]> files) throws IOException {
         String distInfo = name + "-1.0.dist-info/";
         Map<String, byte[]> entries = new LinkedHashMap<>(files);
         entries.put(distInfo + "METADATA", ("Metadata-Version: 2.1\nName: " + name + "\nVersion: 1.0\n").getBytes(StandardCharsets.UTF_8));
@@ -167,7 +200,7 @@ class PackageInstallIT {
                 zip.closeEntry();
             }
         }
-        Files.write(WHEELS.resolve(name + "-1.0-py3-none-any.whl"), bytes.toByteArray());
+        Files.write(folder.resolve(name + "-1.0-py3-none-any.whl"), bytes.toByteArray());
     }
 
     private static String sha256(byte[] content) {

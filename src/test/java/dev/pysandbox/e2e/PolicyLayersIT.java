@@ -108,7 +108,7 @@ class PolicyLayersIT {
                 os = sys.modules['os']
                 print(os.getpid(), os.getuid(), os.getcwd(), os.uname().nodename, os.cpu_count())
                 """);
-        assertEquals("2 65534 / sandbox 1\n", result.get("stdout"));
+        assertEquals("2 65534 /home/sandbox sandbox 1\n", result.get("stdout"));
     }
 
     @Test

@@ -1,6 +1,7 @@
 package dev.pysandbox.e2e;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.Map;
@@ -44,13 +45,23 @@ class StandardProfileIT {
     @CsvSource(delimiter = '|', value = {
             "io.open('/etc/passwd').read()",
             "io.FileIO('/etc/passwd').read()",
-            "io.open('/tmp/planted-by-sandbox', 'w').write('x')",
+            "io.open('/var/tmp/planted-by-sandbox', 'w').write('x')",
             "io.FileIO('/etc/hostname', 'r').readall()"})
     void ioStillCannotOpenHostFiles(String attempt) {
         Map<String, Object> result = run("import io\nprint(" + attempt + ")");
         assertEquals("execution_error", result.get("status"), result::toString);
         assertTrue(((String) result.get("error_message")).startsWith("PermissionError"), result::toString);
         assertEquals("", result.get("stdout"));
+    }
+
+    /** Attack: plant a file in the host's /tmp through io; the guest's /tmp is its own scratch space in memory. */
+    @Test
+    void ioWritesToTmpStayInTheScratchSpace() {
+        java.nio.file.Path host = java.nio.file.Path.of("/tmp/planted-by-sandbox-" + java.util.UUID.randomUUID());
+        Map<String, Object> result = run("import io\nio.open('" + host + "', 'w').write('x')\nprint(io.open('" + host
+                + "').read())");
+        assertEquals("x\n", result.get("stdout"), result::toString);
+        assertFalse(java.nio.file.Files.exists(host), "reached the host's /tmp");
     }
 
     @Test

@@ -34,7 +34,7 @@ class CallArgumentsTest {
 
     @Test
     void codeSizeCountsUtf8Bytes() throws InvalidArgument {
-        CodeRunner runner = new CodeRunner(null, 100, java.time.Duration.ofSeconds(5), null);
+        CodeRunner runner = new CodeRunner(null, 100, java.time.Duration.ofSeconds(5), null, modules -> { });
         runner.checkSize("x".repeat(100));
         assertThrows(InvalidArgument.class, () -> runner.checkSize("x".repeat(101)));
         // 40 three-byte characters are 120 bytes, over a 100-byte limit though only 40 chars long.

@@ -120,8 +120,8 @@ public final class ContextCostProbe {
                     .allowNativeAccess(false).allowCreateThread(false).allowCreateProcess(false)
                     .build();
             return new PreparedContext(context, streams,
-                    context.eval(prelude).execute(settings.imports().encode(), settings.strictBuiltins(), String.join(",", settings.preload()), ""),
-                    null);
+                    context.eval(prelude).execute(settings.imports().encode(), settings.strictBuiltins(), String.join(",", settings.preload()), "", ""),
+                    null, null);
         };
     }
 }

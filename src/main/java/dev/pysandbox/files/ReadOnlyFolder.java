@@ -1,4 +1,4 @@
-package dev.pysandbox.packages;
+package dev.pysandbox.files;
 
 import java.io.IOException;
 import java.net.URI;
@@ -22,32 +22,40 @@ import java.util.Set;
 import org.graalvm.polyglot.io.FileSystem;
 
 /**
- * What guest code sees of the host's files: one folder of installed packages, read-only, at {@link #MOUNT}.
+ * One host folder shown to guest code read-only at a mount point: the standard library at its own path, the
+ * operator's installed packages at {@code /site-packages}, or {@code run_python}'s working directory. {@link SandboxFileSystem} routes the
+ * paths under the mount here.
  *
  * <p>GraalVM trusts a file system the embedder supplies completely: the CONSTRAINED policy refuses the
  * built-in host file systems but does not look inside this one, so its confinement is this class's job
- * (SECURITY.md; attack tests in {@code PackageFileSystemTest} and the attack suite). The rules:
+ * (SECURITY.md; attack tests in {@code ReadOnlyFolderTest} and the attack suite). The rules:
  * <ul>
- *   <li>a guest path is made absolute against {@code /} and normalized; anything outside {@link #MOUNT} is
+ *   <li>a guest path is made absolute against {@code /} and normalized; anything outside the mount is
  *       refused as {@link AccessDeniedException}, as the interpreter refuses host files without this;</li>
  *   <li>under the mount, the host file must still lie under the folder after every {@code ..} and symlink is
  *       resolved; one that does not counts as missing;</li>
  *   <li>files open for reading only; creating, writing and deleting are refused;</li>
  *   <li>paths handed back (listings, real paths) are guest paths, so no host path reaches the guest.</li>
  * </ul>
- * The language home (the standard library) is not served here: the context wraps this file system in
- * {@link FileSystem#allowInternalResourceAccess}, which serves it as before.
  */
-public final class PackageFileSystem implements FileSystem {
-    /** Where guests find the packages; on {@code sys.path} after the standard library. */
-    public static final Path MOUNT = Path.of("/site-packages");
+public final class ReadOnlyFolder implements FileSystem {
     private static final Path GUEST_ROOT = Path.of("/");
 
+    private final Path mount;
     private final Path folder;
 
-    /** @param folder the host folder to show; must exist (it is resolved to its real path once, here) */
-    public PackageFileSystem(Path folder) throws IOException {
+    /**
+     * @param mount  the absolute guest path the folder appears at
+     * @param folder the host folder to show; must exist (it is resolved to its real path once, here)
+     */
+    public ReadOnlyFolder(Path mount, Path folder) throws IOException {
+        this.mount = mount;
         this.folder = folder.toRealPath();
+    }
+
+    /** Where guests see the folder. */
+    public Path mount() {
+        return mount;
     }
 
     @Override
@@ -98,7 +106,7 @@ public final class PackageFileSystem implements FileSystem {
     @Override
     public DirectoryStream<Path> newDirectoryStream(Path dir, DirectoryStream.Filter<? super Path> filter)
             throws IOException {
-        // Read at once: a package folder is small, and the guest gets guest paths, never the host's.
+        // Names are read at once and handed back as guest paths, never the host's.
         Path guestDir = toAbsolutePath(dir);
         List<Path> entries = new ArrayList<>();
         try (DirectoryStream<Path> hostEntries = Files.newDirectoryStream(host(dir))) {
@@ -123,7 +131,7 @@ public final class PackageFileSystem implements FileSystem {
 
     @Override
     public Path toRealPath(Path path, LinkOption... linkOptions) throws IOException {
-        return MOUNT.resolve(folder.relativize(host(path)).toString());
+        return mount.resolve(folder.relativize(host(path)).toString());
     }
 
     @Override
@@ -137,10 +145,10 @@ public final class PackageFileSystem implements FileSystem {
      */
     private Path host(Path guestPath) throws IOException {
         Path guest = toAbsolutePath(guestPath);
-        if (!guest.startsWith(MOUNT)) {
+        if (!guest.startsWith(mount)) {
             throw new AccessDeniedException(guestPath.toString());
         }
-        Path host = folder.resolve(MOUNT.relativize(guest).toString()).normalize();
+        Path host = folder.resolve(mount.relativize(guest).toString()).normalize();
         if (!host.startsWith(folder)) {
             throw new NoSuchFileException(guestPath.toString());
         }
@@ -157,6 +165,6 @@ public final class PackageFileSystem implements FileSystem {
     }
 
     private static AccessDeniedException readOnly(Path path) {
-        return new AccessDeniedException(path.toString(), null, "the sandbox's package folder is read-only");
+        return new AccessDeniedException(path.toString(), null, "read-only in this sandbox");
     }
 }

@@ -1,4 +1,4 @@
-package dev.pysandbox.packages;
+package dev.pysandbox.files;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -26,11 +26,11 @@ import org.junit.jupiter.api.io.TempDir;
  * The package file system's confinement, one attack per test: GraalVM does not check a file system the
  * embedder supplies, so these rules are the whole boundary at this layer.
  */
-class PackageFileSystemTest {
+class ReadOnlyFolderTest {
     @TempDir
     Path temp;
     private Path secret;
-    private PackageFileSystem fs;
+    private ReadOnlyFolder fs;
 
     @BeforeEach
     void plant() throws IOException {
@@ -41,7 +41,7 @@ class PackageFileSystemTest {
         Files.createSymbolicLink(folder.resolve("escape-link"), secret);
         Files.createSymbolicLink(folder.resolve("escape-dir"), temp);
         Files.createSymbolicLink(folder.resolve("inner-link.py"), folder.resolve("tiny/__init__.py"));
-        fs = new PackageFileSystem(folder);
+        fs = new ReadOnlyFolder(Path.of("/site-packages"), folder);
     }
 
     private String read(String guestPath) throws IOException {
