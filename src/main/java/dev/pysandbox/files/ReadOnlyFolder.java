@@ -14,7 +14,6 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.FileAttribute;
 import java.util.ArrayList;
-import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -106,27 +105,11 @@ public final class ReadOnlyFolder implements FileSystem {
     @Override
     public DirectoryStream<Path> newDirectoryStream(Path dir, DirectoryStream.Filter<? super Path> filter)
             throws IOException {
-        // Names are read at once and handed back as guest paths, never the host's.
-        Path guestDir = toAbsolutePath(dir);
-        List<Path> entries = new ArrayList<>();
+        List<String> names = new ArrayList<>();
         try (DirectoryStream<Path> hostEntries = Files.newDirectoryStream(host(dir))) {
-            for (Path hostEntry : hostEntries) {
-                Path guest = guestDir.resolve(hostEntry.getFileName().toString());
-                if (filter.accept(guest)) {
-                    entries.add(guest);
-                }
-            }
+            hostEntries.forEach(hostEntry -> names.add(hostEntry.getFileName().toString()));
         }
-        return new DirectoryStream<>() {
-            @Override
-            public Iterator<Path> iterator() {
-                return entries.iterator();
-            }
-
-            @Override
-            public void close() {
-            }
-        };
+        return new ListedDirectory(toAbsolutePath(dir), names, filter);
     }
 
     @Override

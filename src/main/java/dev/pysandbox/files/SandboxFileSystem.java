@@ -16,9 +16,7 @@ import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.FileAttribute;
 import java.nio.file.attribute.FileTime;
 import java.nio.file.attribute.PosixFilePermissions;
-import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -187,23 +185,7 @@ public final class SandboxFileSystem implements FileSystem {
         if (!ScratchSpace.holds(guest)) {
             throw refused(dir);
         }
-        List<Path> entries = new ArrayList<>();
-        for (String name : scratch.list(guest)) {
-            Path entry = guest.resolve(name);
-            if (filter.accept(entry)) {
-                entries.add(entry);
-            }
-        }
-        return new DirectoryStream<>() {
-            @Override
-            public Iterator<Path> iterator() {
-                return entries.iterator();
-            }
-
-            @Override
-            public void close() {
-            }
-        };
+        return new ListedDirectory(guest, scratch.list(guest), filter);
     }
 
     @Override

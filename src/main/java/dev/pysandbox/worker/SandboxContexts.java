@@ -36,6 +36,7 @@ import dev.pysandbox.packages.PackageFolder;
 final class SandboxContexts implements AutoCloseable {
     /** {@code HostAccess.NONE} is refused by CONSTRAINED; this is NONE without mutable target mappings. */
     private static final HostAccess NO_HOST_ACCESS = HostAccess.newBuilder().allowMutableTargetMappings().build();
+    private static final UnicodeData UNICODE_DATA = new UnicodeData();
 
     private final Engine engine;
     private final Source prelude;
@@ -105,7 +106,7 @@ final class SandboxContexts implements AutoCloseable {
             Value runner = context.eval(prelude).execute(settings.imports().encode(), settings.strictBuiltins(),
                     preload ? String.join(",", settings.preload()) : "",
                     packageFiles == null ? "" : SandboxFileSystem.PACKAGES.toString(),
-                    String.join(",", settings.autoInstall()));
+                    String.join(",", settings.autoInstall()), UNICODE_DATA);
             return new PreparedContext(context, streams, runner, generation, files);
         } catch (RuntimeException e) {
             context.close(true);

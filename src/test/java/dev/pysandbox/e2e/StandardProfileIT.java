@@ -64,6 +64,18 @@ class StandardProfileIT {
         assertFalse(java.nio.file.Files.exists(host), "reached the host's /tmp");
     }
 
+    /** GraalPy left these to a native module the sandbox cannot load; the output is CPython's. */
+    @Test
+    void unicodedataLookupsAndTheIdnaCodecWork() {
+        assertPrints("a 0.5 7 7 <fraction> 0031 2044 0032 0065 0301 F 230 1 None\nb'xn--bcher-kva.de' bücher.de 3.2.0\n", """
+                import unicodedata as u
+                print(u.lookup('LATIN SMALL LETTER A'), u.numeric('\u00bd'), u.decimal('7'), u.digit('7'),
+                      u.decomposition('\u00bd'), u.decomposition('\u00e9'), u.east_asian_width('\uff21'),
+                      u.combining('\u0301'), u.mirrored('('), u.numeric('x', None))
+                print('bücher.de'.encode('idna'), b'xn--bcher-kva.de'.decode('idna'), u.ucd_3_2_0.unidata_version)
+                """);
+    }
+
     @Test
     void htmlEscapesAndParses() {
         assertPrints("&lt;a href=&quot;x&quot;&gt; <&> [('p', [('class', 'x')]), ('br', [])]\n", """

@@ -120,7 +120,7 @@ public final class ContextCostProbe {
                     .allowNativeAccess(false).allowCreateThread(false).allowCreateProcess(false)
                     .build();
             return new PreparedContext(context, streams,
-                    context.eval(prelude).execute(settings.imports().encode(), settings.strictBuiltins(), String.join(",", settings.preload()), "", ""),
+                    context.eval(prelude).execute(settings.imports().encode(), settings.strictBuiltins(), String.join(",", settings.preload()), "", "", new UnicodeData()),
                     null, null);
         };
     }
