@@ -12,6 +12,7 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.NotDirectoryException;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -198,7 +199,7 @@ public final class ScratchSpace {
         Path folder = HOME;
         for (int i = HOME.getNameCount(); i < path.getNameCount() - 1; i++) {
             folder = folder.resolve(path.getName(i).toString());
-            Node node = find(folder, false);
+            Node node = lookup(folder);
             if (node == null) {
                 createDirectory(folder);
             } else if (!(node instanceof Dir)) {
@@ -214,7 +215,7 @@ public final class ScratchSpace {
     /** The files under {@link #HOME} that the current call wrote, in path order. */
     public synchronized List<Written> writtenByThisCall() {
         List<Written> written = new ArrayList<>();
-        collect((Dir) find(HOME, false), "", written);
+        collect((Dir) lookup(HOME), "", written);
         return written;
     }
 
@@ -224,7 +225,7 @@ public final class ScratchSpace {
             if (child.getValue() instanceof Dir sub) {
                 collect(sub, path + "/", written);
             } else if (child.getValue() instanceof FileNode file && file.writtenIn == call) {
-                written.add(new Written(path, java.util.Arrays.copyOf(file.data, file.length)));
+                written.add(new Written(path, Arrays.copyOf(file.data, file.length)));
             }
         }
     }
@@ -234,14 +235,15 @@ public final class ScratchSpace {
     }
 
     private Node find(Path path) throws IOException {
-        Node node = find(path, false);
+        Node node = lookup(path);
         if (node == null) {
             throw new NoSuchFileException(path.toString());
         }
         return node;
     }
 
-    private Node find(Path path, boolean unused) {
+    /** The node at a guest path, or null where there is none. */
+    private Node lookup(Path path) {
         Node node = root;
         for (Path name : ROOT.relativize(path)) {
             if (name.toString().isEmpty()) {
@@ -256,7 +258,7 @@ public final class ScratchSpace {
 
     private Dir parentOf(Path path) throws IOException {
         Path parent = path.getParent();
-        Node node = parent == null ? null : find(parent, false);
+        Node node = parent == null ? null : lookup(parent);
         if (node == null) {
             throw new NoSuchFileException(path.toString());
         }
@@ -282,10 +284,10 @@ public final class ScratchSpace {
             throw full(null, "a file larger than 2 GB");
         }
         if (length > file.data.length) {
-            file.data = java.util.Arrays.copyOf(file.data, (int) Math.min(Integer.MAX_VALUE - 8,
+            file.data = Arrays.copyOf(file.data, (int) Math.min(Integer.MAX_VALUE - 8,
                     Math.max(length, Math.min(maxBytes, (long) file.data.length * 2))));
         } else if (length < file.length) {
-            java.util.Arrays.fill(file.data, (int) length, file.length, (byte) 0);
+            Arrays.fill(file.data, (int) length, file.length, (byte) 0);
         }
         usedBytes += grow;
         file.length = (int) length;
