@@ -10,9 +10,13 @@ import org.slf4j.LoggerFactory;
 
 import ch.qos.logback.classic.Level;
 
+import dev.pysandbox.bridge.CodeMode;
+import dev.pysandbox.bridge.SelfReference;
+import dev.pysandbox.bridge.ServersFile;
 import dev.pysandbox.cli.CommandLine;
 import dev.pysandbox.cli.PackagesCommand;
 import dev.pysandbox.cli.RunCommand;
+import dev.pysandbox.config.CodeModeSettings;
 import dev.pysandbox.config.ConfigException;
 import dev.pysandbox.config.ServerConfig;
 import dev.pysandbox.mcp.SandboxMcpServer;
@@ -62,19 +66,53 @@ public final class Main {
             System.exit(new PackagesCommand(commandLine.packages(), config).execute(new PrintStream(stdout, true, "UTF-8")));
         }
 
+        CodeMode codeMode;
+        try {
+            codeMode = codeMode(config, log);
+        } catch (ConfigException e) {
+            System.err.println("python-sandbox-mcp: " + e.getMessage());
+            System.exit(2);
+            return;
+        }
         int exitCode = 0;
-        try (Sandbox sandbox = new Sandbox(sandboxSettings(config), WorkerLauncher.forConfig(config))) {
+        try (Sandbox sandbox = new Sandbox(sandboxSettings(config), WorkerLauncher.forConfig(config), codeMode)) {
             if (commandLine.run() != null) {
                 sandbox.start();
                 exitCode = new RunCommand(commandLine.run(), config).execute(sandbox, new PrintStream(stdout, true, "UTF-8"));
             } else {
                 log.info("python-sandbox-mcp {} serving MCP on stdio (run root {})", SandboxMcpServer.version(), config.runRoot());
-                SandboxMcpServer.serve(config, sandbox, System.in, stdout);
+                SandboxMcpServer.serve(config, sandbox, codeMode, System.in, stdout);
                 log.info("client closed the connection; shutting down");
             }
         }
         // Non-daemon threads of the SDK must not keep a finished server alive.
         System.exit(exitCode);
+    }
+
+    /**
+     * Code mode from {@code code-mode.servers}, off when none is named or when this server was itself started by
+     * a code mode ({@code PYSANDBOX_MCP_DEPTH}): nested code modes would be recursion.
+     */
+    private static CodeMode codeMode(ServerConfig config, Logger log) throws ConfigException {
+        CodeModeSettings settings = config.codeMode();
+        if (!settings.enabled()) {
+            return CodeMode.off(settings, "the server was started without code-mode.servers");
+        }
+        String depthText = System.getenv("PYSANDBOX_MCP_DEPTH");
+        int depth = depthText == null || !depthText.strip().matches("\\d{1,3}") ? 0 : Integer.parseInt(depthText.strip());
+        if (depth >= 1) {
+            return CodeMode.off(settings, "this server was started by another server's code mode"
+                    + " (PYSANDBOX_MCP_DEPTH=" + depth + "), and code mode does not nest");
+        }
+        java.nio.file.Path jar;
+        try {
+            jar = java.nio.file.Path.of(Main.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+        } catch (java.net.URISyntaxException | RuntimeException e) {
+            jar = java.nio.file.Path.of("python-sandbox-mcp.jar");
+        }
+        ServersFile file = ServersFile.read(settings.serversFile(), System.getenv(), SelfReference.of(jar));
+        file.warnings().forEach(log::warn);
+        return CodeMode.of(settings, file.servers(), depth, SandboxMcpServer.NAME, SandboxMcpServer.version());
     }
 
     static Sandbox.Settings sandboxSettings(ServerConfig config) {

@@ -41,6 +41,7 @@ public record ServerConfig(
         Path packagesDir,
         boolean autoInstall,
         FileLimits fileLimits,
+        CodeModeSettings codeMode,
         String logLevel) {
 
     /** Heap the Graal compiler needs in a worker on top of worker.heap; see WorkerLauncher.workerHeap. */
@@ -99,7 +100,27 @@ public record ServerConfig(
                 new FileLimits(integer(s, "files.max-bytes", 0, Integer.MAX_VALUE),
                         integer(s, "files.max-count", 0, 1_000_000),
                         integer(s, "files.return-bytes", 0, 64 * 1024 * 1024)),
+                codeMode(s),
                 logLevel);
+    }
+
+    private static CodeModeSettings codeMode(Settings s) throws ConfigException {
+        int limit = integer(s, "code-mode.max-tool-calls-limit", 0, 100_000);
+        int calls = integer(s, "code-mode.max-tool-calls", 0, 100_000);
+        if (calls > limit) {
+            throw new ConfigException("code-mode.max-tool-calls (" + calls + ") is larger than"
+                    + " code-mode.max-tool-calls-limit (" + limit + ")");
+        }
+        String servers = s.get("code-mode.servers");
+        return new CodeModeSettings(servers.isBlank() ? null : Path.of(servers).toAbsolutePath().normalize(),
+                List.of(list(s.get("code-mode.allow"))), List.of(list(s.get("code-mode.deny"))), calls, limit,
+                Duration.ofSeconds(integer(s, "code-mode.tool-timeout-seconds", 1, 86_400)),
+                integer(s, "code-mode.max-param-bytes", 2, 16 * 1024 * 1024),
+                integer(s, "code-mode.max-result-bytes", 64, 256 * 1024 * 1024),
+                integer(s, "code-mode.max-inputs-bytes", 2, 64 * 1024 * 1024),
+                integer(s, "code-mode.max-concurrent-per-server", 1, 1024),
+                Duration.ofSeconds(integer(s, "code-mode.startup-timeout-seconds", 1, 3_600)),
+                bool(s, "code-mode.validate-params"));
     }
 
     private static ImportPolicy imports(Settings s) throws ConfigException {

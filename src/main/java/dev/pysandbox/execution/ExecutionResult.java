@@ -15,6 +15,9 @@ import com.fasterxml.jackson.annotation.JsonProperty;
  * @param files         the files the call wrote in its working directory; empty for none
  * @param installing    modules the code imported that the server has started to install
  *                      ({@code packages.auto-install}); empty, and left out of the JSON, for none
+ * @param toolCalls     the operator's tools the code called (code mode), as the supervisor recorded them;
+ *                      always present, empty for none
+ * @param toolCallsOmitted calls made beyond the ones {@code toolCalls} lists (it is capped); left out when 0
  */
 @JsonInclude(JsonInclude.Include.ALWAYS)
 public record ExecutionResult(
@@ -27,7 +30,9 @@ public record ExecutionResult(
         @JsonProperty("result") Object result,
         @JsonProperty("truncated") Truncation truncated,
         @JsonProperty("files") List<OutputFile> files,
-        @JsonProperty("installing") @JsonInclude(JsonInclude.Include.NON_EMPTY) List<String> installing) {
+        @JsonProperty("installing") @JsonInclude(JsonInclude.Include.NON_EMPTY) List<String> installing,
+        @JsonProperty("tool_calls") List<ToolCall> toolCalls,
+        @JsonProperty("tool_calls_omitted") @JsonInclude(JsonInclude.Include.NON_DEFAULT) int toolCallsOmitted) {
 
     /** Which outputs were cut to the capture limit. */
     public record Truncation(
@@ -50,24 +55,32 @@ public record ExecutionResult(
         truncated = truncated == null ? Truncation.NONE : truncated;
         files = files == null ? List.of() : List.copyOf(files);
         installing = installing == null ? List.of() : List.copyOf(installing);
+        toolCalls = toolCalls == null ? List.of() : List.copyOf(toolCalls);
     }
 
     /** A result without files out. */
     public ExecutionResult(Status status, String stdout, String stderr, int exitCode, double executionTime,
             String errorMessage, Object result, Truncation truncated) {
-        this(status, stdout, stderr, exitCode, executionTime, errorMessage, result, truncated, List.of(), List.of());
+        this(status, stdout, stderr, exitCode, executionTime, errorMessage, result, truncated, List.of(), List.of(),
+                List.of(), 0);
     }
 
     /** This result with the files the call wrote. */
     public ExecutionResult withFiles(List<OutputFile> written) {
         return new ExecutionResult(status, stdout, stderr, exitCode, executionTime, errorMessage, result, truncated,
-                written, installing);
+                written, installing, toolCalls, toolCallsOmitted);
     }
 
     /** This result, naming the modules the server has started to install for it. */
     public ExecutionResult withInstalling(List<String> modules) {
         return new ExecutionResult(status, stdout, stderr, exitCode, executionTime, errorMessage, result, truncated,
-                files, modules);
+                files, modules, toolCalls, toolCallsOmitted);
+    }
+
+    /** This result with the tool calls the supervisor recorded for it. */
+    public ExecutionResult withToolCalls(List<ToolCall> calls, int omitted) {
+        return new ExecutionResult(status, stdout, stderr, exitCode, executionTime, errorMessage, result, truncated,
+                files, installing, calls, omitted);
     }
 
     /** A call that never reached Python: bad input, no worker, a lost session. */

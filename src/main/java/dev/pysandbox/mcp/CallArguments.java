@@ -44,6 +44,35 @@ final class CallArguments {
         return text;
     }
 
+    /** A JSON object argument as JSON text of at most {@code maxBytes}; null if absent. */
+    String optionalObjectJson(String name, int maxBytes) throws InvalidArgument {
+        Object value = values.get(name);
+        if (value == null) {
+            return null;
+        }
+        if (!(value instanceof Map<?, ?>)) {
+            throw new InvalidArgument("Argument '" + name + "' must be a JSON object.");
+        }
+        String json = dev.pysandbox.wire.WireCodec.encode(value);
+        int bytes = json.getBytes(java.nio.charset.StandardCharsets.UTF_8).length;
+        if (bytes > maxBytes) {
+            throw new InvalidArgument("Argument '" + name + "' is " + bytes + " bytes of JSON; the limit is " + maxBytes + ".");
+        }
+        return json;
+    }
+
+    /** An array of strings; null if absent. */
+    java.util.List<String> optionalStrings(String name) throws InvalidArgument {
+        Object value = values.get(name);
+        if (value == null) {
+            return null;
+        }
+        if (!(value instanceof java.util.List<?> list) || !list.stream().allMatch(item -> item instanceof String)) {
+            throw new InvalidArgument("Argument '" + name + "' must be an array of strings.");
+        }
+        return list.stream().map(String.class::cast).toList();
+    }
+
     /** A whole number in [min, max], or {@code fallback} if absent. */
     int optionalInt(String name, int min, int max, int fallback) throws InvalidArgument {
         Object value = values.get(name);

@@ -18,11 +18,13 @@ import io.modelcontextprotocol.spec.McpSchema.ResourceContents;
 import io.modelcontextprotocol.spec.McpSchema.TextResourceContents;
 import io.modelcontextprotocol.spec.McpSchema.Tool;
 
+import dev.pysandbox.bridge.CodeMode;
 import dev.pysandbox.config.ServerConfig;
 import dev.pysandbox.execution.ExecutionRequest;
 import dev.pysandbox.execution.ExecutionResult;
 import dev.pysandbox.execution.OutputFile;
 import dev.pysandbox.execution.Status;
+import dev.pysandbox.execution.ToolGrant;
 import dev.pysandbox.files.ScratchSpace;
 import dev.pysandbox.mcp.CallArguments.InvalidArgument;
 import dev.pysandbox.wire.WireCodec;
@@ -36,12 +38,17 @@ final class ExecuteCodeTool {
     static final String TITLE = "Execute Python code";
     static final String NAME = "execute_code";
 
+    /** In a tool call's {@code _meta}: how deep in code mode the caller runs; code mode refuses a nested call. */
+    static final String DEPTH_META = "dev.pysandbox/depth";
+
     private final CodeRunner runner;
     private final ServerConfig config;
+    private final CodeMode codeMode;
 
-    ExecuteCodeTool(CodeRunner runner, ServerConfig config) {
+    ExecuteCodeTool(CodeRunner runner, ServerConfig config, CodeMode codeMode) {
         this.runner = runner;
         this.config = config;
+        this.codeMode = codeMode;
     }
 
     /**
@@ -55,7 +62,9 @@ final class ExecuteCodeTool {
                 "max_timeout", Long.toString(config.maxTimeout().toSeconds()),
                 "default_timeout", Long.toString(config.defaultTimeout().toSeconds()),
                 "session_idle", config.sessionIdleTimeout().toSeconds() + " s",
-                "home", ScratchSpace.HOME.toString());
+                "home", ScratchSpace.HOME.toString(),
+                "max_tool_calls", Integer.toString(codeMode.maxToolCalls()),
+                "max_tool_calls_limit", Integer.toString(codeMode.maxToolCallsLimit()));
         Tool tool = Tool.builder()
                 .name(NAME)
                 .title(TITLE)
@@ -90,7 +99,7 @@ final class ExecuteCodeTool {
                 + (config.autoInstall() ? ". A well-known package that is allowed but not installed yet is installed on"
                         + " its first import, which fails meanwhile with 'retry in a few seconds'" : "")
                 + ". Packages with native code (numpy, pandas, pydantic) cannot run here."
-                + " Pass session_id to keep variables and imports between calls.";
+                + " Pass session_id to keep variables and imports between calls. " + codeMode.describeForAgents();
     }
 
     private static String megabytes(long bytes) {
@@ -98,7 +107,8 @@ final class ExecuteCodeTool {
     }
 
     private CallToolResult call(McpSyncServerExchange exchange, CallToolRequest request) {
-        ExecutionResult result = execute(new CallArguments(request.arguments()), exchange, request.progressToken());
+        ExecutionResult result = execute(new CallArguments(request.arguments()), nested(request), exchange,
+                request.progressToken());
         CallToolResult.Builder answer = CallToolResult.builder()
                 .addTextContent(WireCodec.encode(result))
                 .structuredContent(WireCodec.toMap(result))
@@ -122,17 +132,23 @@ final class ExecuteCodeTool {
         return new EmbeddedResource(null, contents);
     }
 
-    ExecutionResult execute(CallArguments arguments, McpSyncServerExchange exchange, Object progressToken) {
+    /** Whether the call came from another code mode (its {@code _meta} says so): then it gets no tools. */
+    private static boolean nested(CallToolRequest request) {
+        Object depth = request.meta() == null ? null : request.meta().get(DEPTH_META);
+        return depth instanceof Number n && n.doubleValue() >= 1;
+    }
+
+    ExecutionResult execute(CallArguments arguments, boolean nested, McpSyncServerExchange exchange, Object progressToken) {
         ExecutionRequest request;
         try {
-            request = toRequest(arguments);
+            request = toRequest(arguments, nested);
         } catch (InvalidArgument e) {
             return ExecutionResult.setupError(e.getMessage());
         }
         return runner.run(request, exchange, progressToken);
     }
 
-    private ExecutionRequest toRequest(CallArguments arguments) throws InvalidArgument {
+    private ExecutionRequest toRequest(CallArguments arguments, boolean nested) throws InvalidArgument {
         String language = arguments.requiredString("language");
         if (!language.strip().toLowerCase(Locale.ROOT).equals("python")) {
             throw new InvalidArgument("Unsupported language '" + language + "': only 'python' is supported.");
@@ -146,6 +162,13 @@ final class ExecuteCodeTool {
             throw new InvalidArgument("Argument 'session_id' must be 1 to 128 characters.");
         }
         return new ExecutionRequest(code, arguments.optionalString("stdin"), Duration.ofSeconds(timeout), sessionId,
-                "<string>", FilesArgument.parse(arguments.raw("files"), config.fileLimits()), null);
+                "<string>", FilesArgument.parse(arguments.raw("files"), config.fileLimits()), null,
+                arguments.optionalObjectJson("inputs", codeMode.maxInputsBytes()), grant(arguments, nested), false);
+    }
+
+    /** The call's share of code mode: the operator's limits, narrowed by what the call asks. */
+    private ToolGrant grant(CallArguments arguments, boolean nested) throws InvalidArgument {
+        int maxCalls = arguments.optionalInt("max_tool_calls", 0, codeMode.maxToolCallsLimit(), codeMode.maxToolCalls());
+        return new ToolGrant(!nested, arguments.optionalStrings("allowed_tools"), maxCalls);
     }
 }

@@ -24,6 +24,11 @@ final class PackageWatch implements Runnable {
         this.last = seen;
     }
 
+    /** The modules the tool was last described with. */
+    synchronized SortedSet<String> installed() {
+        return last;
+    }
+
     @Override
     public synchronized void run() {
         SortedSet<String> now = packages.modules();

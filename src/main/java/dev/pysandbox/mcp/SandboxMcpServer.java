@@ -10,6 +10,8 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 
+import org.slf4j.LoggerFactory;
+
 import io.modelcontextprotocol.json.McpJsonDefaults;
 import io.modelcontextprotocol.json.McpJsonMapper;
 import io.modelcontextprotocol.server.McpServer;
@@ -18,6 +20,7 @@ import io.modelcontextprotocol.spec.McpSchema.LoggingLevel;
 import io.modelcontextprotocol.spec.McpSchema.LoggingMessageNotification;
 import io.modelcontextprotocol.spec.McpSchema.ServerCapabilities;
 
+import dev.pysandbox.bridge.CodeMode;
 import dev.pysandbox.config.ServerConfig;
 import dev.pysandbox.execution.Notice;
 import dev.pysandbox.mcp.transport.StdioServerTransport;
@@ -39,7 +42,7 @@ public final class SandboxMcpServer {
     }
 
     /** Serves MCP on the given streams until the client closes its end, then returns. */
-    public static void serve(ServerConfig config, Sandbox sandbox, InputStream in, OutputStream out)
+    public static void serve(ServerConfig config, Sandbox sandbox, CodeMode codeMode, InputStream in, OutputStream out)
             throws IOException, InterruptedException {
         McpJsonMapper json = McpJsonDefaults.getMapper();
         // At EOF, calls in flight still get their answers: the longest a call can take is its timeout plus the kill grace.
@@ -54,7 +57,7 @@ public final class SandboxMcpServer {
         AutoInstaller autoInstaller = config.autoInstall() ? new AutoInstaller(config.packagesDir(), notices) : null;
         CodeRunner runner = new CodeRunner(sandbox, config.maxCodeBytes(), config.progressInterval(), timers,
                 autoInstaller == null ? modules -> { } : autoInstaller::request);
-        ExecuteCodeTool executeCode = new ExecuteCodeTool(runner, config);
+        ExecuteCodeTool executeCode = new ExecuteCodeTool(runner, config, codeMode);
         PackageFolder packages = new PackageFolder(config.packagesDir());
         SortedSet<String> installed = packages.modules();
         McpSyncServer server = McpServer.sync(transport)
@@ -64,17 +67,29 @@ public final class SandboxMcpServer {
                         + " its files live in a private in-memory scratch directory.")
                 .capabilities(ServerCapabilities.builder().tools(true).logging().build())
                 .tools(executeCode.specification(json, installed),
-                        new RunPythonTool(runner, config).specification(json))
+                        new RunPythonTool(runner, config).specification(json),
+                        new ValidateCodeTool(runner, codeMode).specification(json))
                 .build();
         // An install while the server runs changes what code may import: the description says so, and
         // replacing the tool tells clients with notifications/tools/list_changed.
         PackageWatch packageWatch = new PackageWatch(packages, installed,
                 now -> server.addTool(executeCode.specification(json, now)));
         timers.scheduleWithFixedDelay(packageWatch, PACKAGE_CHECK_SECONDS, PACKAGE_CHECK_SECONDS, TimeUnit.SECONDS);
+        // Code mode's tools are found after the server answers: the description names them once they are, and
+        // replacing the tool tells clients so (notifications/tools/list_changed).
+        codeMode.onChange(() -> timers.execute(() -> {
+            try {
+                server.addTool(executeCode.specification(json, packageWatch.installed()));
+            } catch (RuntimeException e) {
+                LoggerFactory.getLogger(SandboxMcpServer.class).warn("could not update the tool list: {}", e.toString());
+            }
+        }));
         // Only now: on two cores, worker JVMs starting beside the server would slow its first answers.
         sandbox.start(notices);
+        codeMode.start();
         transport.awaitTermination();
         server.close();
+        codeMode.close();
         if (autoInstaller != null) {
             autoInstaller.close();
         }

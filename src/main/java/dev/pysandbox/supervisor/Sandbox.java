@@ -17,6 +17,7 @@ import dev.pysandbox.execution.CallPhase;
 import dev.pysandbox.execution.ExecutionRequest;
 import dev.pysandbox.execution.ExecutionResult;
 import dev.pysandbox.execution.Notice;
+import dev.pysandbox.execution.ToolBroker;
 import dev.pysandbox.supervisor.SessionRegistry.Session;
 import dev.pysandbox.supervisor.SessionRegistry.SessionEndedException;
 
@@ -39,12 +40,20 @@ public final class Sandbox implements AutoCloseable {
     private final SessionRegistry sessions;
     private final AtomicLong callIds = new AtomicLong();
     private final WorkerLauncher launcher;
+    /** Where the code's requests for the operator's other MCP tools go (code mode). */
+    private final ToolBroker tools;
     /** Where notices go; set by {@link #start(Consumer)}, before any worker can produce one. */
     private volatile Consumer<Notice> notices = notice -> { };
 
     public Sandbox(Settings settings, WorkerLauncher launcher) {
+        this(settings, launcher, ToolBroker.OFF);
+    }
+
+    /** @param tools answers the tool calls guest code makes (code mode); {@link ToolBroker#OFF} for none */
+    public Sandbox(Settings settings, WorkerLauncher launcher, ToolBroker tools) {
         this.settings = settings;
         this.launcher = launcher;
+        this.tools = tools;
         this.timers = Executors.newScheduledThreadPool(2, runnable -> {
             Thread thread = new Thread(runnable, "sandbox-timers");
             thread.setDaemon(true);
@@ -145,7 +154,7 @@ public final class Sandbox implements AutoCloseable {
         }
         phases.accept(CallPhase.RUNNING);
         long id = callIds.incrementAndGet();
-        CompletableFuture<ExecutionResult> answer = worker.execute(id, request);
+        CompletableFuture<ExecutionResult> answer = worker.execute(id, request, tools.open(request.tools()));
         // The worker goes back to the pool only when it has answered, even if our caller stopped waiting.
         answer.whenComplete((result, error) -> pool.release(worker));
         try {

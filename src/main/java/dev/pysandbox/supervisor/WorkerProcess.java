@@ -6,6 +6,7 @@ import java.io.InputStreamReader;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
@@ -20,6 +21,7 @@ import dev.pysandbox.execution.ExecutionRequest;
 import dev.pysandbox.execution.ExecutionResult;
 import dev.pysandbox.execution.Notice;
 import dev.pysandbox.execution.Status;
+import dev.pysandbox.execution.ToolBroker.ToolCalls;
 import dev.pysandbox.wire.WireCodec;
 import dev.pysandbox.wire.WorkerCommand;
 import dev.pysandbox.wire.WorkerEvent;
@@ -69,13 +71,34 @@ final class WorkerProcess {
     private final class PendingCall {
         final long id;
         final ExecutionRequest request;
+        final ToolCalls tools;
         final CompletableFuture<ExecutionResult> answer = new CompletableFuture<>();
         volatile long startedNanos;
         volatile ScheduledFuture<?> deadline;
 
-        PendingCall(long id, ExecutionRequest request) {
+        PendingCall(long id, ExecutionRequest request, ToolCalls tools) {
             this.id = id;
             this.request = request;
+            this.tools = tools;
+        }
+
+        /**
+         * Answers the call, with the tool calls it made whatever the outcome: they may have had side effects.
+         * Tool calls still in flight are abandoned.
+         */
+        void complete(ExecutionResult result) {
+            String inFlight = result.status() == Status.TIMEOUT ? "timeout" : "abandoned";
+            List<dev.pysandbox.execution.ToolCall> calls = tools.finish(inFlight);
+            answer.complete(result.withToolCalls(calls, tools.omitted()));
+        }
+
+        /** The time the code has left; the whole timeout until the worker says it started. */
+        Duration remaining() {
+            if (startedNanos == 0) {
+                return request.timeout();
+            }
+            long left = request.timeout().toNanos() - (System.nanoTime() - startedNanos);
+            return Duration.ofNanos(Math.max(0, left));
         }
     }
 
@@ -118,9 +141,13 @@ final class WorkerProcess {
         return gone ? ending : null;
     }
 
-    /** Sends the call; the future completes exactly once, by the worker's answer or by a deadline here. */
-    CompletableFuture<ExecutionResult> execute(long id, ExecutionRequest request) {
-        PendingCall call = new PendingCall(id, request);
+    /**
+     * Sends the call; the future completes exactly once, by the worker's answer or by a deadline here.
+     *
+     * @param tools where the code's requests for the operator's tools go (code mode)
+     */
+    CompletableFuture<ExecutionResult> execute(long id, ExecutionRequest request, ToolCalls tools) {
+        PendingCall call = new PendingCall(id, request, tools);
         callsServed.incrementAndGet();
         // Until the worker says the code started, it may be building a context; that has its own limit. The
         // deadline exists before the call is visible to onExit, which cancels it.
@@ -129,13 +156,16 @@ final class WorkerProcess {
         if (gone && pending.remove(id) != null) {
             // Died after it was handed out but before onExit could see this call: the code never ran.
             call.deadline.cancel(false);
-            call.answer.complete(ExecutionResult.setupError(
+            call.complete(ExecutionResult.setupError(
                     "The sandbox worker stopped before this call could start; please retry."));
             return call.answer;
         }
-        send(WorkerCommand.execute(id, request.code(), request.stdin(), request.timeout().toMillis(),
-                request.sessionId(), request.filename(), request.files(),
-                request.workingDirectory() == null ? null : request.workingDirectory().toString()));
+        send(request.validateOnly()
+                ? WorkerCommand.validate(id, request.code(), request.timeout().toMillis(), tools.catalog())
+                : WorkerCommand.execute(id, request.code(), request.stdin(), request.timeout().toMillis(),
+                        request.sessionId(), request.filename(), request.files(),
+                        request.workingDirectory() == null ? null : request.workingDirectory().toString(),
+                        request.inputs()));
         return call.answer;
     }
 
@@ -233,6 +263,15 @@ final class WorkerProcess {
                     call.deadline = timers.schedule(() -> abandon(call, true), limit, TimeUnit.MILLISECONDS);
                 }
             }
+            case WorkerEvent.TOOL_CALL -> {
+                PendingCall call = pending.get(event.id());
+                if (call != null) {
+                    // A tool may take seconds: never on this thread, which must keep reading the worker's events.
+                    Thread.ofVirtual().name(name + "-tool-" + event.id() + "." + event.seq()).start(() -> send(
+                            WorkerCommand.toolResult(event.id(), event.seq(), call.tools.handle(event.op(), event.tool(),
+                                    event.params(), call.remaining()))));
+                }
+            }
             case WorkerEvent.RESULT -> {
                 if (event.recycle()) {
                     log.info("{} asked to be replaced after call {}", name, event.id());
@@ -244,7 +283,7 @@ final class WorkerProcess {
                 PendingCall call = pending.remove(event.id());
                 if (call != null) {
                     call.deadline.cancel(false);
-                    call.answer.complete(event.result());
+                    call.complete(event.result());
                 }
             }
             default -> log.warn("{}: unknown event {}", name, event.type());
@@ -262,10 +301,10 @@ final class WorkerProcess {
         kill();
         if (started) {
             double seconds = (System.nanoTime() - call.startedNanos) / 1e9;
-            call.answer.complete(ExecutionResult.lost(Status.TIMEOUT, -1, seconds, "Execution timed out after "
+            call.complete(ExecutionResult.lost(Status.TIMEOUT, -1, seconds, "Execution timed out after "
                     + call.request.timeout().toSeconds() + " seconds; the worker did not stop in time and was replaced, so its output was lost."));
         } else {
-            call.answer.complete(ExecutionResult.setupError("The sandbox worker did not start the code within "
+            call.complete(ExecutionResult.setupError("The sandbox worker did not start the code within "
                     + setupLimit.toSeconds() + " seconds and was replaced; please retry."));
         }
         log.warn("{}: call {} missed its deadline; killed pid {}", name, call.id, process.pid());
@@ -286,7 +325,7 @@ final class WorkerProcess {
         for (PendingCall call : pending.values()) {
             if (pending.remove(call.id) != null) {
                 call.deadline.cancel(false);
-                call.answer.complete(workerDied(call, exitCode));
+                call.complete(workerDied(call, exitCode));
             }
         }
         log.info("{} (pid {}) exited with code {}", name, process.pid(), exitCode);

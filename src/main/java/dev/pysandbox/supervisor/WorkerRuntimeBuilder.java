@@ -173,7 +173,7 @@ public final class WorkerRuntimeBuilder {
             long id = 0;
             for (String code : TRAINING_CALLS) {
                 id++;
-                String line = WireCodec.encode(WorkerCommand.execute(id, code, "training\n", 60_000, null, "<string>", null, null)) + "\n";
+                String line = WireCodec.encode(WorkerCommand.execute(id, code, "training\n", 60_000, null, "<string>", null, null, null)) + "\n";
                 commands.write(line.getBytes(StandardCharsets.UTF_8));
                 commands.flush();
                 if (!awaitResult(events, id)) {

@@ -7,6 +7,8 @@ import tools.jackson.databind.json.JsonMapper;
 public final class WireCodec {
     private static final JsonMapper MAPPER = JsonMapper.builder()
             .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
+            // Fields a message leaves out (a count of 0 that the JSON omits) read as their zero value.
+            .disable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES)
             .build();
 
     private WireCodec() {

@@ -26,7 +26,8 @@ public final class ImportCheck {
         WorkerSettings settings = new WorkerSettings(65_536, 1_048_576, 1, 500, ImportPolicy.unrestricted(), false,
                 List.of(), "", FileLimits.DEFAULT, List.of());
         Map<String, String> failures = new LinkedHashMap<>();
-        try (SandboxContexts contexts = new SandboxContexts(settings, () -> Optional.of(generation))) {
+        try (SandboxContexts contexts = new SandboxContexts(settings, () -> Optional.of(generation),
+                new ToolBridge(event -> { }))) {
             for (String module : modules) {
                 PreparedContext prepared = contexts.prepare(false);
                 try {

@@ -49,6 +49,7 @@ final class PythonCall {
     private final WorkerSettings settings;
     private final ScheduledExecutorService watchdog;
     private final SharedCode sharedCode;
+    private final ToolBridge tools;
     private final Reply reply;
     private final AtomicReference<Stop> stop = new AtomicReference<>(Stop.NONE);
     private final AtomicBoolean answered = new AtomicBoolean();
@@ -57,12 +58,13 @@ final class PythonCall {
     private volatile long startNanos;
 
     PythonCall(PreparedContext prepared, WorkerCommand command, WorkerSettings settings,
-            ScheduledExecutorService watchdog, SharedCode sharedCode, Reply reply) {
+            ScheduledExecutorService watchdog, SharedCode sharedCode, ToolBridge tools, Reply reply) {
         this.prepared = prepared;
         this.command = command;
         this.settings = settings;
         this.watchdog = watchdog;
         this.sharedCode = sharedCode;
+        this.tools = tools;
         this.reply = reply;
         this.out = new OutputLimiter(settings.captureBytes(), settings.stopAfterBytes(), () -> requestStop(Stop.OUTPUT_LIMIT));
         this.err = new OutputLimiter(settings.captureBytes(), settings.stopAfterBytes(), () -> requestStop(Stop.OUTPUT_LIMIT));
@@ -83,6 +85,10 @@ final class PythonCall {
             answer(stopped(stop.get()), false);
             return;
         }
+        if (command.isValidation()) {
+            validate();
+            return;
+        }
         try {
             placeFiles();
         } catch (IOException | IllegalArgumentException e) {
@@ -95,13 +101,15 @@ final class PythonCall {
                 command.timeoutMillis(), TimeUnit.MILLISECONDS);
         ExecutionResult result;
         boolean recycle = false;
+        tools.begin(command.id());
         try {
             // A session's context compiles its code in the runner instead: it reports `result` only for calls
             // whose code names it, and a SystemExit that escaped a parsed module would end the session.
             Value module = command.session() == null
                     ? sharedCode.parse(prepared.context(), command.code(), command.filename())
                     : null;
-            Value outcome = prepared.runner().execute(command.code(), command.filename(), settings.captureBytes(), module);
+            Value outcome = prepared.runner().execute(command.code(), command.filename(), settings.captureBytes(), module,
+                    command.inputs() == null ? "{}" : command.inputs());
             result = fromReturn(outcome).withInstalling(installing());
         } catch (PolyglotException e) {
             if (stop.get() != Stop.NONE && (e.isInterrupted() || e.isCancelled())) {
@@ -129,9 +137,37 @@ final class PythonCall {
             }
         } finally {
             deadline.cancel(false);
+            tools.end();
         }
         answer(withWrittenFiles(result), recycle);
         prepared.streams().detach();
+    }
+
+    /**
+     * {@code validate_code}: the prelude parses the code and reports what would fail, executing nothing. Its
+     * answer is the result's {@code result}, {@code {valid, errors}}. Bounded like any call: a parser fed a
+     * pathological input is interrupted at the timeout.
+     */
+    private void validate() {
+        ScheduledFuture<?> deadline = watchdog.schedule(() -> requestStop(Stop.TIMEOUT),
+                command.timeoutMillis(), TimeUnit.MILLISECONDS);
+        ExecutionResult result;
+        boolean recycle = false;
+        try {
+            String report = prepared.runner().getMember("validate").execute(command.code(),
+                    command.catalog() == null ? "{}" : command.catalog()).asString();
+            result = finished(Status.SUCCESS, 0, null, WireCodec.parseValue(report), false);
+        } catch (PolyglotException e) {
+            recycle = stop.get() == Stop.TIMEOUT;
+            result = stop.get() != Stop.NONE ? stopped(stop.get())
+                    : finished(Status.EXECUTION_ERROR, 1, "The code could not be checked: " + e.getMessage(), null, false);
+        } catch (RuntimeException e) {
+            recycle = true;
+            result = finished(Status.EXECUTION_ERROR, 1, "The code could not be checked.", null, false);
+        } finally {
+            deadline.cancel(false);
+        }
+        answer(result, recycle);
     }
 
     /** The modules this call imported missing that the server installs on request (packages.auto-install). */

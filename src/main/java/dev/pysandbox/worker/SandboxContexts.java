@@ -45,19 +45,25 @@ final class SandboxContexts implements AutoCloseable {
     private final ReadOnlyFolder languageHome;
     /** The package generation a new context should show, if any: read for every context. */
     private final Supplier<Optional<Path>> packages;
+    /** The door to the operator's tools (code mode), handed to every context's prelude. */
+    private final ToolBridge tools;
     /** The package generation last used and its file system; new ones when an install switches generations. */
     private Path packageGeneration;
     private ReadOnlyFolder packageFolder;
 
-    SandboxContexts(WorkerSettings settings) {
+    SandboxContexts(WorkerSettings settings, ToolBridge tools) {
         this(settings, settings.packagesDir().isEmpty() ? Optional::empty
-                : new PackageFolder(Path.of(settings.packagesDir()))::current);
+                : new PackageFolder(Path.of(settings.packagesDir()))::current, tools);
     }
 
-    /** @param packages the package generation each new context shows (the installer's check passes its own) */
-    SandboxContexts(WorkerSettings settings, Supplier<Optional<Path>> packages) {
+    /**
+     * @param packages the package generation each new context shows (the installer's check passes its own)
+     * @param tools    the bridge to the operator's tools the contexts' code may call
+     */
+    SandboxContexts(WorkerSettings settings, Supplier<Optional<Path>> packages, ToolBridge tools) {
         this.settings = settings;
         this.packages = packages;
+        this.tools = tools;
         this.engine = Engine.newBuilder("python")
                 .sandbox(SandboxPolicy.CONSTRAINED)
                 .out(OutputStream.nullOutputStream())
@@ -106,7 +112,7 @@ final class SandboxContexts implements AutoCloseable {
             Value runner = context.eval(prelude).execute(settings.imports().encode(), settings.strictBuiltins(),
                     preload ? String.join(",", settings.preload()) : "",
                     packageFiles == null ? "" : SandboxFileSystem.PACKAGES.toString(),
-                    String.join(",", settings.autoInstall()), UNICODE_DATA);
+                    String.join(",", settings.autoInstall()), UNICODE_DATA, tools);
             return new PreparedContext(context, streams, runner, generation, files);
         } catch (RuntimeException e) {
             context.close(true);

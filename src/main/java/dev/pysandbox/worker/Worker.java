@@ -30,6 +30,7 @@ final class Worker {
     private final WorkerSettings settings;
     private final PrintStream protocol;
     private final SandboxContexts contexts;
+    private final ToolBridge tools = new ToolBridge(this::send);
     private final SharedCode sharedCode = new SharedCode();
     private final BlockingQueue<PreparedContext> ready;
     private final Map<String, PreparedContext> sessions = new ConcurrentHashMap<>();
@@ -43,7 +44,7 @@ final class Worker {
     Worker(WorkerSettings settings, PrintStream protocol) {
         this.settings = settings;
         this.protocol = protocol;
-        this.contexts = new SandboxContexts(settings);
+        this.contexts = new SandboxContexts(settings, tools);
         this.ready = new ArrayBlockingQueue<>(Math.max(1, settings.readyContexts()));
     }
 
@@ -58,7 +59,8 @@ final class Worker {
             }
             WorkerCommand command = WireCodec.decode(line, WorkerCommand.class);
             switch (command.type()) {
-                case WorkerCommand.EXECUTE -> calls.execute(() -> execute(command));
+                case WorkerCommand.EXECUTE, WorkerCommand.VALIDATE -> calls.execute(() -> execute(command));
+                case WorkerCommand.TOOL_RESULT -> tools.deliver(command.id(), command.seq(), command.reply());
                 case WorkerCommand.CANCEL -> cancel(command.id());
                 case WorkerCommand.CLOSE_SESSION -> closeSession(command.session());
                 default -> System.err.println("worker: unknown command type " + command.type());
@@ -105,7 +107,7 @@ final class Worker {
             return;
         }
         send(WorkerEvent.started(command.id()));
-        PythonCall call = new PythonCall(prepared, command, settings, watchdog, sharedCode,
+        PythonCall call = new PythonCall(prepared, command, settings, watchdog, sharedCode, tools,
                 (result, recycle) -> reply(command, result, recycle));
         // Publish the call before looking for an early cancel: cancel() records first and looks second, so
         // one of the two always sees the other.

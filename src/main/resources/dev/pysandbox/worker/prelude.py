@@ -9,13 +9,14 @@
 # optional strict profile. They make the sandbox's rules visible early and clearly; they are not the
 # boundary (the context settings and the worker process are), so a way around them still reaches nothing.
 
-def _make_runner(allowed_imports, strict, preload, packages, auto_install, ucd):
+def _make_runner(allowed_imports, strict, preload, packages, auto_install, ucd, tools):
     """allowed_imports: '*' for no import checks, else comma-separated module names (packages include
     their submodules). strict: forbid naming eval, exec, open and the other introspection builtins.
     preload: comma-separated modules to import now, before any user code, so calls find them loaded.
     packages: where the operator's installed packages are mounted read-only, or '' if none are.
     auto_install: comma-separated modules the server installs when code imports them missing.
-    ucd: the worker's function answering the unicodedata lookups GraalPy leaves to a native module."""
+    ucd: the worker's function answering the unicodedata lookups GraalPy leaves to a native module.
+    tools: the worker's bridge to the operator's other MCP tools (code mode), called (op, tool, params_json)."""
     import sys, os, posix, builtins, _signal
 
     # After the standard library, so that a package cannot shadow a standard module.
@@ -400,22 +401,220 @@ def _make_runner(allowed_imports, strict, preload, packages, auto_install, ucd):
 
     complete_unicodedata(load('unicodedata'))
 
+    # Code mode: `context.inputs`, and `context.tools`, the operator's other MCP tools. Every request goes to
+    # the supervisor through `tools`, which enforces the allow-list, the budget and the parameter limits; the
+    # checks here only make mistakes fail early and clearly (a set in the parameters, a non-dict).
+    class ToolError(Exception):
+        """A tool of another MCP server could not be called, or answered with an error.
+        .kind: not_configured, not_allowed, invalid_params, limit_exceeded, timeout, server_unavailable,
+        tool_error, protocol_error or result_too_large; .tool: the tool's name; .message: what happened;
+        .result: the tool's own answer (tool_error only)."""
+
+        def __init__(self, kind, tool, message, result=None):
+            super().__init__(kind, tool, message)
+            self.kind, self.tool, self.message, self.result = kind, tool, message, result
+
+        def __str__(self):
+            return '[%s] %s: %s' % (self.kind, self.tool or '-', self.message)
+
+    ToolError.__module__ = 'builtins'
+    builtins.ToolError = ToolError
+
+    def tool_request(op, name, params_text=None):
+        reply = load('json').loads(tools(op, name, params_text))
+        if reply.get('ok'):
+            return reply.get('value')
+        error = reply.get('error') or {}
+        raise ToolError(error.get('kind', 'protocol_error'), error.get('tool', name), error.get('message', ''),
+                        error.get('result'))
+
+    def non_json(value, path, depth=0):
+        """Where `value` holds something JSON cannot carry, e.g. "params['when'] is datetime"; None if nowhere."""
+        if depth > 64:
+            return '%s is nested more than 64 levels deep' % path
+        kind = type(value)
+        if value is None or kind is bool or kind is str or isinstance(value, int):
+            return None
+        if kind is float:
+            return None if value == value and value != infinity and value != -infinity else '%s is %r' % (path, value)
+        if isinstance(value, (list, tuple)):
+            for index, item in enumerate(value):
+                found = non_json(item, '%s[%d]' % (path, index), depth + 1)
+                if found:
+                    return found
+            return None
+        if isinstance(value, dict):
+            for key, item in value.items():
+                if type(key) is not str:
+                    return '%s has a key of type %s; JSON keys are strings' % (path, type(key).__name__)
+                found = non_json(item, '%s[%r]' % (path, key), depth + 1)
+                if found:
+                    return found
+            return None
+        return '%s is %s, which is not JSON' % (path, kind.__name__)
+
+    def sanitize(name):
+        """A tool's name as a Python identifier: `get-sum` -> get_sum, `2fa` -> _2fa, `class` -> class_."""
+        ident = ''.join(c if c.isalnum() and c.isascii() or c == '_' else '_' for c in name) or '_'
+        if ident[0].isdigit():
+            ident = '_' + ident
+        return ident + '_' if load('keyword').iskeyword(ident) else ident
+
+    class ServerTools:
+        """Stubs for one server's tools: `context.tools.<server>.<tool>(**params)`."""
+
+        def __init__(self, server):
+            self._server, self._stubs, self._names = server, {}, None
+
+        def _tool_names(self):
+            if self._names is None:
+                listed = tool_request('list', self._server)
+                self._names = {sanitize(entry['tool'].partition('.')[2]): entry['tool'] for entry in listed}
+            return self._names
+
+        def __getattr__(self, ident):
+            if ident.startswith('__'):
+                raise AttributeError(ident)
+            stub = self._stubs.get(ident)
+            if stub is None:
+                name = self._tool_names().get(ident)
+                if name is None:
+                    raise ToolError('not_allowed', '%s.%s' % (self._server, ident),
+                                    'no such tool is allowed; context.tools.list(%r) shows those that are'
+                                    % self._server)
+                stub = self._stubs[ident] = make_stub(name, ident)
+            return stub
+
+        def __dir__(self):
+            return sorted(self._tool_names())
+
+        def __repr__(self):
+            return '<tools of MCP server %r>' % self._server
+
+    def make_stub(name, ident):
+        info = tool_request('describe', name)
+        schema = info.get('input_schema') or {}
+        properties = schema.get('properties') or {}
+        required = set(schema.get('required') or ())
+
+        def stub(*args, **params):
+            if args:
+                raise TypeError('%s() takes keyword arguments only' % ident)
+            return Tools.call(name, params)
+
+        inspect = load('inspect')
+        ordered = sorted(properties, key=lambda p: p not in required)
+        stub.__signature__ = inspect.Signature([inspect.Parameter(
+            p if p.isidentifier() and not load('keyword').iskeyword(p) else sanitize(p), inspect.Parameter.KEYWORD_ONLY,
+            default=inspect.Parameter.empty if p in required else None) for p in ordered])
+        lines = [(info.get('description') or '')[:2048]]
+        for p in ordered:
+            spec = properties.get(p) or {}
+            lines.append('  %s (%s%s): %s' % (p, spec.get('type', 'any'), ', required' if p in required else '',
+                                             str(spec.get('description', ''))[:200]))
+        stub.__name__ = stub.__qualname__ = ident
+        stub.__doc__ = '\n'.join(lines)
+        return stub
+
+    class Tools:
+        """The operator's other MCP tools. call("server.tool", {...}) runs one and returns its result
+        (structured JSON when the tool gives it); list(), search("words") and describe("server.tool") find
+        them; context.tools.<server>.<tool>(**params) is the same as call(). Synchronous: no await."""
+
+        @staticmethod
+        def call(name, params=None, *, raw=False):
+            if type(name) is not str:
+                raise TypeError('the tool name must be a str such as "server.tool", not %s' % type(name).__name__)
+            if params is None:
+                params = {}
+            if not isinstance(params, dict):
+                raise ToolError('invalid_params', name, 'params must be a dict (a JSON object), not %s'
+                                % type(params).__name__)
+            problem = non_json(params, 'params')
+            if problem:
+                raise ToolError('invalid_params', name, problem)
+            text = load('json').dumps(params, allow_nan=False)
+            return tool_request('call_raw' if raw else 'call', name, text)
+
+        @staticmethod
+        def list(server=None):
+            return tool_request('list', server or '')
+
+        @staticmethod
+        def search(words, limit=5):
+            return tool_request('search', str(words), load('json').dumps({'limit': int(limit)}))
+
+        @staticmethod
+        def describe(name):
+            return tool_request('describe', str(name))
+
+        def __getattr__(self, server):
+            if server.startswith('__'):
+                raise AttributeError(server)
+            return ServerTools(server)
+
+        def __repr__(self):
+            return '<context.tools: the MCP tools this call may use; see help(context.tools)>'
+
+    Tools.ToolError = ToolError
+    the_tools = Tools()
+
+    class Context:
+        """`context.inputs`: the call's `inputs` argument (a dict); `context.tools`: the operator's MCP tools."""
+        __slots__ = ('_text', '_inputs')
+        tools = the_tools
+
+        def __init__(self, text):
+            self._text, self._inputs = text, None
+
+        @property
+        def inputs(self):
+            if self._inputs is None:
+                self._inputs = {} if self._text in ('', '{}') else load('json').loads(self._text)
+            return self._inputs
+
+        def __repr__(self):
+            return '<context: .inputs, .tools>'
+
+    Context.__name__ = Context.__qualname__ = 'context'
+
+    if not hasattr(builtins, 'help'):
+        def help(thing=None):
+            """help(obj): its signature and documentation. help() alone: how to use this sandbox's tools."""
+            if thing is None:
+                print(Tools.__doc__)
+                return
+            inspect = load('inspect')
+            try:
+                signature = str(inspect.signature(thing))
+            except (TypeError, ValueError):
+                signature = ''
+            print('%s%s' % (getattr(thing, '__name__', type(thing).__name__), signature))
+            doc = inspect.getdoc(thing)
+            if doc:
+                print(doc)
+
+        builtins.help = help
+
     # Well-known packages built on C, C++ or Rust extensions: the sandbox refuses native code, so no install
     # can make them work, and the message says so instead of "not installed".
     needs_native = frozenset(('numpy', 'pandas', 'scipy', 'pydantic', 'pydantic_core', 'regex', 'lxml',
                               'matplotlib', 'sklearn', 'torch', 'cryptography', 'psutil', 'orjson', 'ujson',
                               'pyarrow', 'polars'))
 
-    if allowed_imports != '*':
-        allowed = frozenset(allowed_imports.split(','))
-        listing = ', '.join(sorted(allowed))
+    allowed = frozenset(allowed_imports.split(',')) if allowed_imports != '*' else None
 
-        def permitted(module):
-            while module:
-                if module in allowed:
-                    return True
-                module = module.rpartition('.')[0]
-            return False
+    def permitted(module):
+        if allowed is None:
+            return True
+        while module:
+            if module in allowed:
+                return True
+            module = module.rpartition('.')[0]
+        return False
+
+    if allowed is not None:
+        listing = ', '.join(sorted(allowed))
 
         def guarded_import(name, globals=None, locals=None, fromlist=(), level=0):
             # Only imports in user code are checked: the stdlib's own imports come with their module's
@@ -466,11 +665,108 @@ def _make_runner(allowed_imports, strict, preload, packages, auto_install, ucd):
                 raise PermissionError("'%s' is not allowed in the strict sandbox profile (line %d)"
                                       % (name, node.lineno))
 
-    def run(source, filename, result_limit, module=None):
+    def validate(source, catalog_text):
+        """validate_code: what would fail in `source`, found by parsing alone (nothing runs). catalog_text: the
+        supervisor's {"allowed": [...], "known": [...]} tool names. Returns JSON text {valid, errors}."""
+        json, ast = load('json'), load('ast')
+        catalog = json.loads(catalog_text)
+        allowed_tools, known_tools = set(catalog.get('allowed') or ()), set(catalog.get('known') or ())
+        stub_names = {}
+        for name in known_tools:
+            server, _, tool = name.partition('.')
+            stub_names[(server, sanitize(tool))] = name
+        errors = []
+
+        def report(node, kind, message):
+            errors.append({'line': getattr(node, 'lineno', 1) or 1, 'column': (getattr(node, 'col_offset', 0) or 0) + 1,
+                           'kind': kind, 'message': message})
+
+        def answer():
+            errors.sort(key=lambda e: (e['line'], e['column']))
+            return json.dumps({'valid': not errors, 'errors': errors})
+
+        top_level_await = False
+        try:
+            tree = ast.parse(source, '<string>')
+        except SyntaxError as e:
+            try:
+                # `await` outside a function is a syntax error; parsed anyway, its tool calls get a clearer report.
+                tree = compile(source, '<string>', 'exec', ast.PyCF_ONLY_AST | ast.PyCF_ALLOW_TOP_LEVEL_AWAIT)
+                top_level_await = True
+            except (SyntaxError, ValueError, RecursionError, MemoryError):
+                errors.append({'line': e.lineno or 1, 'column': e.offset or 1, 'kind': 'syntax', 'message': e.msg})
+                return answer()
+        except (ValueError, RecursionError, MemoryError) as e:
+            errors.append({'line': 1, 'column': 1, 'kind': 'syntax', 'message': str(e) or type(e).__name__})
+            return answer()
+
+        def tools_chain(node):
+            """The attribute names after `context.tools` in node (['call'], ['srv', 'tool']), or None."""
+            names = []
+            while isinstance(node, ast.Attribute):
+                names.append(node.attr)
+                node = node.value
+            names.reverse()
+            if isinstance(node, ast.Name) and node.id == 'context' and names[:1] == ['tools']:
+                return names[1:]
+            return None
+
+        def tool_of(call):
+            """The tool a call node names literally, or None."""
+            chain = tools_chain(call.func)
+            if chain == ['call'] and call.args and isinstance(call.args[0], ast.Constant) \
+                    and isinstance(call.args[0].value, str):
+                return call.args[0].value, call.args[1] if len(call.args) > 1 else None
+            if chain is not None and len(chain) == 2 and chain[0] not in ('call', 'list', 'search', 'describe'):
+                return stub_names.get((chain[0], chain[1]), '%s.%s' % (chain[0], chain[1])), None
+            return None
+
+        def check_import(node, module, fromlist=()):
+            top = module.partition('.')[0]
+            if top in needs_native:
+                report(node, 'import_not_allowed', "'%s' needs native code, which this sandbox cannot run" % top)
+            elif not permitted(module) and not (fromlist and all(f != '*' and permitted(module + '.' + f)
+                                                                 for f in fromlist)):
+                report(node, 'import_not_allowed', "import of '%s' is not allowed in this sandbox" % module)
+
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Import):
+                for alias in node.names:
+                    check_import(node, alias.name)
+            elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+                check_import(node, node.module, [alias.name for alias in node.names])
+            elif strict and isinstance(node, (ast.Name, ast.Attribute)):
+                name = node.id if isinstance(node, ast.Name) else node.attr
+                if name in forbidden_names:
+                    report(node, 'strict_name', "'%s' is not allowed in the strict sandbox profile" % name)
+            if isinstance(node, ast.Call):
+                named = tool_of(node)
+                if named is not None:
+                    tool, params = named
+                    if tool not in known_tools:
+                        report(node, 'unknown_tool', "no tool '%s' is known; context.tools.list() shows the tools"
+                                                     " this sandbox may call" % tool)
+                    elif tool not in allowed_tools:
+                        report(node, 'tool_not_allowed', "'%s' is not on this server's allow-list" % tool)
+                    for part in ast.walk(params) if params is not None else ():
+                        if isinstance(part, (ast.Set, ast.SetComp, ast.Lambda)) or (
+                                isinstance(part, ast.Constant) and isinstance(part.value, bytes)):
+                            report(part, 'non_json_param', 'tool parameters must be JSON: a %s is not'
+                                   % type(part).__name__.lower())
+            elif isinstance(node, ast.Await):
+                if isinstance(node.value, ast.Call) and tools_chain(node.value.func) is not None:
+                    report(node, 'await_tool_call', 'tool calls are synchronous: call them without await')
+                elif top_level_await:
+                    report(node, 'syntax', "'await' outside function")
+        return answer()
+
+    def run(source, filename, result_limit, module=None, inputs='{}'):
         """Runs user code in __main__: the module the worker parsed from it if given, else compiled here.
+        inputs: the call's `inputs` argument as JSON text, read by context.inputs.
         Returns (exit_code, error_message, result_description); the modules this call found missing that
         the server will install are in run.installing."""
         installing.clear()
+        main_globals['context'] = Context(inputs)
         before = main_globals.get('result', missing)
         code = None
         try:
@@ -507,6 +803,7 @@ def _make_runner(allowed_imports, strict, preload, packages, auto_install, ucd):
 
     run.flush = flush
     run.installing = installing
+    run.validate = validate
     return run
 
 globals().pop("_make_runner")

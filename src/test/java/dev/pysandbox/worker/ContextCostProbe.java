@@ -45,7 +45,7 @@ public final class ContextCostProbe {
         }
         Supplier<PreparedContext> contexts = switch (variant) {
             case "worker" -> {
-                SandboxContexts worker = new SandboxContexts(WorkerSettings.fromSystemProperties());
+                SandboxContexts worker = new SandboxContexts(WorkerSettings.fromSystemProperties(), new ToolBridge(event -> { }));
                 yield () -> worker.prepare(false);
             }
             case "trusted" -> trusted(Map.of());
@@ -80,7 +80,7 @@ public final class ContextCostProbe {
      * for as long as an equal Source object is alive ({@link SharedCode}). Prints the fib time of each run in ms.
      */
     private static void fibAgain() {
-        SandboxContexts contexts = new SandboxContexts(WorkerSettings.fromSystemProperties());
+        SandboxContexts contexts = new SandboxContexts(WorkerSettings.fromSystemProperties(), new ToolBridge(event -> { }));
         Source fib = Source.newBuilder("python", FIB, "<string>").buildLiteral();
         StringBuilder runner = new StringBuilder();
         StringBuilder source = new StringBuilder();

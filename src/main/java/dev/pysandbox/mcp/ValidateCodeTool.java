@@ -1,0 +1,88 @@
+package dev.pysandbox.mcp;
+
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import io.modelcontextprotocol.json.McpJsonMapper;
+import io.modelcontextprotocol.server.McpServerFeatures.SyncToolSpecification;
+import io.modelcontextprotocol.server.McpSyncServerExchange;
+import io.modelcontextprotocol.spec.McpSchema.CallToolRequest;
+import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
+import io.modelcontextprotocol.spec.McpSchema.Tool;
+
+import dev.pysandbox.bridge.CodeMode;
+import dev.pysandbox.execution.ExecutionRequest;
+import dev.pysandbox.execution.ExecutionResult;
+import dev.pysandbox.execution.Status;
+import dev.pysandbox.execution.ToolGrant;
+import dev.pysandbox.mcp.CallArguments.InvalidArgument;
+import dev.pysandbox.wire.WireCodec;
+
+/**
+ * {@code validate_code}: what would fail in a piece of code, found without running it: syntax, imports the
+ * profile refuses, names the strict profile forbids, literal tool names that are unknown or not allowed, an
+ * {@code await} on a tool call. The parsing happens in a worker like any code (a parser fed a pathological
+ * input must not take the server down), with {@code ast} only.
+ */
+final class ValidateCodeTool {
+    static final String NAME = "validate_code";
+    private static final String TITLE = "Check Python code without running it";
+    private static final Duration LIMIT = Duration.ofSeconds(10);
+
+    private final CodeRunner runner;
+    private final CodeMode codeMode;
+
+    ValidateCodeTool(CodeRunner runner, CodeMode codeMode) {
+        this.runner = runner;
+        this.codeMode = codeMode;
+    }
+
+    SyncToolSpecification specification(McpJsonMapper json) {
+        Tool tool = Tool.builder()
+                .name(NAME)
+                .title(TITLE)
+                .annotations(CodeRunner.annotations(TITLE))
+                .description("Checks Python code for execute_code without running it: syntax errors, imports this"
+                        + " sandbox refuses, names the strict profile forbids, tool names (code mode) that are unknown"
+                        + " or not allowed, and `await` on a tool call. Returns {valid, errors: [{line, column, kind,"
+                        + " message}]}.")
+                .inputSchema(json, ToolSchemas.load("validate_code.input.json", Map.of()))
+                .outputSchema(json, ToolSchemas.load("validate_code.output.json", Map.of()))
+                .build();
+        return SyncToolSpecification.builder().tool(tool).callHandler(this::call).build();
+    }
+
+    private CallToolResult call(McpSyncServerExchange exchange, CallToolRequest request) {
+        Map<String, Object> report = validate(new CallArguments(request.arguments()), exchange, request.progressToken());
+        return CallToolResult.builder()
+                .addTextContent(WireCodec.encode(report))
+                .structuredContent(report)
+                .isError(report.get("error_message") != null)
+                .build();
+    }
+
+    private Map<String, Object> validate(CallArguments arguments, McpSyncServerExchange exchange, Object progressToken) {
+        ExecutionResult result;
+        try {
+            String code = arguments.requiredString("code");
+            runner.checkSize(code);
+            ToolGrant grant = new ToolGrant(true, null, codeMode.maxToolCalls());
+            result = runner.run(new ExecutionRequest(code, "", LIMIT, null, "<string>", Map.of(), null, null, grant, true),
+                    exchange, progressToken);
+        } catch (InvalidArgument e) {
+            result = ExecutionResult.setupError(e.getMessage());
+        }
+        if (result.status() == Status.SUCCESS && result.result() instanceof Map<?, ?> checked) {
+            Map<String, Object> report = new LinkedHashMap<>();
+            checked.forEach((key, value) -> report.put(String.valueOf(key), value));
+            return report;
+        }
+        Map<String, Object> failed = new LinkedHashMap<>();
+        failed.put("valid", false);
+        failed.put("errors", List.of());
+        failed.put("error_message", result.errorMessage() == null ? "The code could not be checked." : result.errorMessage());
+        return failed;
+    }
+}

@@ -1,0 +1,114 @@
+package dev.pysandbox.bridge;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+import org.junit.jupiter.api.Test;
+
+import dev.pysandbox.config.CodeModeSettings;
+import dev.pysandbox.execution.ToolBroker.ToolCalls;
+import dev.pysandbox.execution.ToolCall;
+import dev.pysandbox.execution.ToolGrant;
+import dev.pysandbox.wire.WireCodec;
+
+/**
+ * The supervisor's rules for one execution's tool requests, without any downstream process: the rules that
+ * refuse a call do so before a server is needed. (CodeModeIT covers calls that reach a server.)
+ */
+class ExecutionToolsTest {
+    private static final Duration TIME = Duration.ofSeconds(5);
+    private static final CodeModeSettings SETTINGS = new CodeModeSettings(Path.of("servers.json"), List.of(), List.of(),
+            10, 100, Duration.ofSeconds(30), 1024, 4096, 4096, 4, Duration.ofSeconds(5), true);
+    /** A server that is configured (all its tools allowed but pid) and never started: no call gets that far. */
+    private static final ServerEntry STUB = new ServerEntry("stub", ServerEntry.Kind.STDIO, "/bin/false", List.of(), Map.of(),
+            null, null, Map.of(), List.of("*"), List.of("pid"), null, false);
+
+    private final CodeMode codeMode = CodeMode.of(SETTINGS, List.of(STUB), 0, "python-sandbox-mcp", "test");
+
+    @SuppressWarnings("unchecked")
+    private static Map<String, Object> error(String envelope) {
+        Map<String, Object> reply = (Map<String, Object>) WireCodec.parseValue(envelope);
+        assertEquals(false, reply.get("ok"), envelope);
+        return (Map<String, Object>) reply.get("error");
+    }
+
+    @Test
+    void theCallAfterTheBudgetIsLimitExceededAndDenialsCount() {
+        ToolCalls calls = codeMode.open(new ToolGrant(true, null, 2));
+        assertEquals("not_allowed", error(calls.handle("call", "stub.pid", "{}", TIME)).get("kind"));
+        assertEquals("not_allowed", error(calls.handle("call", "other.echo", "{}", TIME)).get("kind"));
+        assertEquals("limit_exceeded", error(calls.handle("call", "stub.echo", "{}", TIME)).get("kind"));
+        List<ToolCall> recorded = calls.finish("abandoned");
+        assertEquals(List.of("not_allowed", "not_allowed", "limit_exceeded"), recorded.stream().map(ToolCall::error).toList());
+    }
+
+    @Test
+    void ourOwnToolNamesAreRefusedOnAnyServerWhateverTheGlobsSay() {
+        ToolCalls calls = codeMode.open(new ToolGrant(true, List.of("*"), 10));
+        for (String tool : List.of("stub.execute_code", "stub.run_python", "stub.validate_code")) {
+            Map<String, Object> error = error(calls.handle("call", tool, "{}", TIME));
+            assertEquals("not_allowed", error.get("kind"));
+            assertTrue(String.valueOf(error.get("message")).contains("recursion"), error.toString());
+        }
+    }
+
+    @Test
+    void allowedToolsNarrowsButADeniedToolStaysDenied() {
+        ToolCalls calls = codeMode.open(new ToolGrant(true, List.of("stub.pid", "stub.add"), 10));
+        assertTrue(String.valueOf(error(calls.handle("call", "stub.echo", "{}", TIME)).get("message")).contains("allowed_tools"));
+        assertTrue(String.valueOf(error(calls.handle("call", "stub.pid", "{}", TIME)).get("message")).contains("allow-list"));
+    }
+
+    @Test
+    void parametersMustBeAJsonObjectWithinTheLimits() {
+        ToolCalls calls = codeMode.open(new ToolGrant(true, null, 10));
+        List<String> bad = List.of("[1, 2]", "\"text\"", "{not json", "x".repeat(2000),
+                "{\"a\":" + "[".repeat(100) + "]".repeat(100) + "}");
+        List<Object> kinds = new ArrayList<>();
+        for (String params : bad) {
+            kinds.add(error(calls.handle("call", "stub.echo", params, TIME)).get("kind"));
+        }
+        assertEquals(java.util.Collections.nCopies(bad.size(), "invalid_params"), kinds);
+    }
+
+    @Test
+    void anEndedExecutionRefusesFurtherRequestsAndKeepsItsRecord() {
+        ToolCalls calls = codeMode.open(new ToolGrant(true, null, 10));
+        calls.handle("call", "stub.pid", "{}", TIME);
+        List<ToolCall> recorded = calls.finish("timeout");
+        assertEquals("not_configured", error(calls.handle("call", "stub.echo", "{}", TIME)).get("kind"));
+        assertEquals(1, recorded.size());
+        assertFalse(recorded.get(0).ok());
+    }
+
+    @Test
+    void aNestedCallAndCodeModeOffAnswerNotConfigured() {
+        assertEquals("not_configured", error(codeMode.open(new ToolGrant(false, null, 10))
+                .handle("call", "stub.echo", "{}", TIME)).get("kind"));
+        assertEquals("not_configured", error(CodeMode.off(SETTINGS, "off for the test").open(new ToolGrant(true, null, 10))
+                .handle("call", "stub.echo", "{}", TIME)).get("kind"));
+    }
+
+    @Test
+    void unknownRequestsAreProtocolErrors() {
+        assertEquals("protocol_error", error(codeMode.open(new ToolGrant(true, null, 10))
+                .handle("format_disk", "stub.echo", null, TIME)).get("kind"));
+    }
+
+    @Test
+    void theRecordIsCappedAndTheRestCounted() {
+        ToolCalls calls = codeMode.open(new ToolGrant(true, null, 1000));
+        for (int i = 0; i < ExecutionTools.MAX_RECORDS + 7; i++) {
+            calls.handle("call", "stub.pid", "{}", TIME);
+        }
+        assertEquals(ExecutionTools.MAX_RECORDS, calls.finish("abandoned").size());
+        assertEquals(7, calls.omitted());
+    }
+}
