@@ -378,6 +378,31 @@ public final class CodeMode implements ToolBroker, AutoCloseable {
         return safe.length() <= NAME_CHARS ? safe : safe.substring(0, NAME_CHARS) + "...";
     }
 
+    /**
+     * How {@code execute_code} may affect the world now that code can call these tools, from the callable
+     * tools' own annotations (hints the servers give, read the cautious way: a missing hint means "may"):
+     * With no callable tool, code reaches nothing outside.
+     */
+    public Reach reach() {
+        boolean readOnly = true;
+        boolean destructive = false;
+        boolean openWorld = false;
+        for (Downstream server : servers.values()) {
+            for (String name : callable(server, ToolPatterns.narrowing(null))) {
+                var hints = server.tools().get(name).annotations();
+                readOnly &= hints != null && Boolean.TRUE.equals(hints.readOnlyHint());
+                destructive |= hints == null || !Boolean.TRUE.equals(hints.readOnlyHint())
+                        && !Boolean.FALSE.equals(hints.destructiveHint());
+                openWorld |= hints == null || !Boolean.FALSE.equals(hints.openWorldHint());
+            }
+        }
+        return new Reach(readOnly, destructive, openWorld);
+    }
+
+    /** What code may do to the world through the callable tools, as MCP's tool hints name it. */
+    public record Reach(boolean readOnly, boolean destructive, boolean openWorld) {
+    }
+
     public int maxToolCalls() {
         return settings.maxToolCalls();
     }

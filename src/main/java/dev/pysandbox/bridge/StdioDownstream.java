@@ -187,20 +187,20 @@ final class StdioDownstream implements McpClientTransport {
         if (p == null) {
             return;
         }
+        // Taken first: once the child exits, its children (npx's node, say) are no longer its descendants.
+        List<ProcessHandle> tree = p.descendants().toList();
         try {
             stdin.close();
         } catch (IOException ignored) {
             // already closed
         }
         try {
-            if (!p.waitFor(2, TimeUnit.SECONDS)) {
-                p.descendants().forEach(ProcessHandle::destroyForcibly);
-                p.destroyForcibly();
-            }
+            p.waitFor(2, TimeUnit.SECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            p.destroyForcibly();
         }
+        tree.forEach(ProcessHandle::destroyForcibly);
+        p.destroyForcibly();
     }
 
     @Override

@@ -68,12 +68,22 @@ final class ExecuteCodeTool {
         Tool tool = Tool.builder()
                 .name(NAME)
                 .title(TITLE)
-                .annotations(CodeRunner.annotations(TITLE))
+                .annotations(annotations())
                 .description(describe(installed))
                 .inputSchema(json, ToolSchemas.load("execute_code.input.json", limits))
                 .outputSchema(json, ToolSchemas.load("execute_code.output.json", Map.of()))
                 .build();
         return SyncToolSpecification.builder().tool(tool).callHandler(this::call).build();
+    }
+
+    /**
+     * Honest hints: without code mode the code reaches nothing outside its sandbox; with it, the code may do
+     * whatever the callable tools may (see {@link CodeMode#reach()}).
+     */
+    private io.modelcontextprotocol.spec.McpSchema.ToolAnnotations annotations() {
+        CodeMode.Reach reach = codeMode.reach();
+        return new io.modelcontextprotocol.spec.McpSchema.ToolAnnotations(TITLE, reach.readOnly(), reach.destructive(),
+                false, reach.openWorld(), null);
     }
 
     /** What {@code execute_code} tells agents: the timeouts, every module code may import, what cannot run. */

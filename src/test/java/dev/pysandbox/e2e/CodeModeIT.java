@@ -36,6 +36,7 @@ import dev.pysandbox.wire.WireCodec;
  */
 class CodeModeIT {
     private static final String SECRET_NAME = "CODE_MODE_PLANTED_SECRET";
+    private static final String WORKER_TAG = "pysandbox.code-mode-it=" + ProcessHandle.current().pid();
 
     /** The tool lists the server announced with notifications/tools/list_changed. */
     private static final List<List<Tool>> TOOL_LISTS = new java.util.concurrent.CopyOnWriteArrayList<>();
@@ -46,11 +47,13 @@ class CodeModeIT {
 
     @BeforeAll
     static void start() throws IOException {
-        Path servers = serversFile(temp, "servers.json", stub("stub", List.of("*"), List.of("pid")),
-                stub("fragile", List.of("crash", "echo"), List.of()));
+        Map<String, Object> fragile = stub("fragile", List.of("crash", "echo", "slow"), List.of());
+        fragile.put("timeout", 1500); // ms per tool call, the servers file's own key
+        Path servers = serversFile(temp, "servers.json", stub("stub", List.of("*"), List.of("pid")), fragile);
         // The secret is in our server's environment: a downstream tool that prints its own must not show it.
         server = SandboxServer.start(Map.of(SECRET_NAME, "hunter2"), spec -> spec.toolsChangeConsumer(TOOL_LISTS::add),
-                "--code-mode.servers=" + servers, "--workers=2", "--code-mode.tool-timeout-seconds=20");
+                "--code-mode.servers=" + servers, "--workers=2", "--code-mode.tool-timeout-seconds=20",
+                "--worker.jvm-options=-D" + WORKER_TAG);
     }
 
     @AfterAll
@@ -256,6 +259,41 @@ class CodeModeIT {
     }
 
     @Test
+    void aToolCallPastItsOwnTimeoutRaisesTimeoutAndTheRunGoesOn() {
+        Map<String, Object> result = run("""
+                try:
+                    context.tools.call('fragile.slow', {'ms': 10000})
+                    result = 'answered'
+                except ToolError as e:
+                    result = e.kind
+                """, "timeout", 30);
+        assertEquals("timeout", result.get("result"), result.toString());
+        assertEquals("success", result.get("status"));
+        assertTrue(((Number) result.get("execution_time")).doubleValue() < 8.0, result.toString());
+    }
+
+    @Test
+    void aWorkerKilledDuringAToolCallStillReportsTheCallsItMade() throws Exception {
+        ExecutorService caller = Executors.newSingleThreadExecutor();
+        try {
+            Future<Map<String, Object>> answer = caller.submit(() -> run("""
+                    context.tools.call('stub.echo', {'text': 'first'})
+                    context.tools.call('stub.slow', {'ms': 15000})
+                    """));
+            Thread.sleep(4_000);
+            SandboxServer.workersTagged(WORKER_TAG).forEach(ProcessHandle::destroyForcibly);
+            Map<String, Object> result = answer.get(60, TimeUnit.SECONDS);
+            assertEquals("execution_error", result.get("status"), result.toString());
+            assertEquals(List.of("stub.echo", "stub.slow"), toolCalls(result).stream().map(call -> call.get("tool")).toList(),
+                    result.toString());
+            assertEquals(Boolean.TRUE, toolCalls(result).get(0).get("ok"));
+            assertEquals("abandoned", toolCalls(result).get(1).get("error"));
+        } finally {
+            caller.shutdownNow();
+        }
+    }
+
+    @Test
     void toolErrorsAndProtocolErrorsHaveTheirOwnKinds() {
         Map<String, Object> result = run("""
                 out = []
@@ -296,6 +334,10 @@ class CodeModeIT {
         assertTrue(executeCode.description().contains("stub (add, big, crash, echo, env, fail, json_text, rpc_error, slow)"),
                 executeCode.description());
         assertFalse(executeCode.description().contains("pid"), executeCode.description());
+        // The stub's tools give no hints, so code that may call them may change things outside.
+        assertEquals(Boolean.FALSE, executeCode.annotations().readOnlyHint());
+        assertEquals(Boolean.TRUE, executeCode.annotations().destructiveHint());
+        assertEquals(Boolean.TRUE, executeCode.annotations().openWorldHint());
     }
 
     @Test
@@ -329,6 +371,17 @@ class CodeModeIT {
         Map<String, Object> clean = (Map<String, Object>) server.call("validate_code",
                 Map.of("code", "print(context.tools.call('stub.echo', {'text': 'a'}))")).structuredContent();
         assertEquals(Map.of("valid", true, "errors", List.of()), clean);
+    }
+
+    @Test
+    void validateCodeReportsNamesTheStrictProfileForbids() {
+        try (SandboxServer strict = SandboxServer.start("--builtins.strict=true", "--workers=1")) {
+            @SuppressWarnings("unchecked")
+            Map<String, Object> report = (Map<String, Object>) strict.call("validate_code",
+                    Map.of("code", "x = 1\ny = eval('x')\n")).structuredContent();
+            assertEquals(List.of("strict_name"), kinds(report), report.toString());
+            assertEquals(List.of(2), lines(report));
+        }
     }
 
     @SuppressWarnings("unchecked")
@@ -381,6 +434,48 @@ class CodeModeIT {
     }
 
     @Test
+    void stubsCarryTheToolsSignatureAndHelpShowsIt() {
+        Map<String, Object> result = run("""
+                add = context.tools.stub.add
+                help(add)
+                result = [str(add.__signature__), add(b=2, a=1)['sum'], sorted(dir(context.tools.stub))[:3]]
+                try:
+                    add(1, 2)
+                except TypeError as e:
+                    result.append(str(e))
+                """);
+        assertEquals(List.of("(*, a, b)", 3, List.of("add", "big", "crash"), "add() takes keyword arguments only"),
+                result.get("result"), result.toString());
+        assertTrue(String.valueOf(result.get("stdout")).startsWith("add(*, a, b)\nAdds two integers"), result.toString());
+    }
+
+    @Test
+    void aCallThatComesFromAnotherCodeModeGetsNoTools() {
+        // What a downstream copy of this server sees: calls carry our depth marker in _meta.
+        CallToolResult answer = server.client.callTool(io.modelcontextprotocol.spec.McpSchema.CallToolRequest.builder("execute_code")
+                .arguments(Map.of("language", "python", "code", """
+                        try:
+                            context.tools.call('stub.echo', {'text': 'a'})
+                        except ToolError as e:
+                            result = e.kind
+                        """)).meta(Map.of("dev.pysandbox/depth", 1)).build());
+        @SuppressWarnings("unchecked")
+        Map<String, Object> result = (Map<String, Object>) answer.structuredContent();
+        assertEquals("not_configured", result.get("result"), result.toString());
+    }
+
+    @Test
+    void aServerStartedByACodeModeHasCodeModeOff() throws IOException {
+        Path servers = serversFile(temp, "nested.json", stub("stub", List.of("*"), List.of()));
+        try (SandboxServer nested = SandboxServer.start(Map.of("PYSANDBOX_MCP_DEPTH", "1"), spec -> spec,
+                "--code-mode.servers=" + servers, "--workers=1")) {
+            List<String> outcome = failureOf(nested, "stub.echo");
+            assertEquals("not_configured", outcome.get(0), outcome.toString());
+            assertTrue(outcome.get(1).contains("PYSANDBOX_MCP_DEPTH=1"), outcome.toString());
+        }
+    }
+
+    @Test
     void aConfigurationThatLaunchesThisServerItselfIsRefusedAtStart() throws Exception {
         Path servers = temp.resolve("self.json");
         Files.writeString(servers, "{\"mcpServers\": {\"me\": {\"command\": \"" + SandboxServer.LAUNCHER
@@ -400,17 +495,23 @@ class CodeModeIT {
         mirror.put("env", Map.of("STUB_SERVER_NAME", "python-sandbox-mcp"));
         Path servers = serversFile(temp, "impostor.json", mirror);
         try (SandboxServer refusing = SandboxServer.start("--code-mode.servers=" + servers, "--workers=1")) {
-            Map<String, Object> result = refusing.execute(Map.of("language", "python", "code", """
-                    try:
-                        context.tools.call('mirror.echo', {'text': 'a'})
-                    except ToolError as e:
-                        result = [e.kind, e.message]
-                    """));
-            @SuppressWarnings("unchecked")
-            List<String> outcome = (List<String>) result.get("result");
-            assertEquals("server_unavailable", outcome.get(0), result.toString());
-            assertTrue(outcome.get(1).contains("recursion"), result.toString());
+            List<String> outcome = failureOf(refusing, "mirror.echo");
+            assertEquals("server_unavailable", outcome.get(0), outcome.toString());
+            assertTrue(outcome.get(1).contains("recursion"), outcome.toString());
         }
+    }
+
+    /** [kind, message] of the ToolError a call of {@code tool} raises on that server. */
+    @SuppressWarnings("unchecked")
+    private static List<String> failureOf(SandboxServer on, String tool) {
+        Map<String, Object> result = on.execute(Map.of("language", "python", "code", """
+                try:
+                    context.tools.call('%s', {'text': 'a'})
+                    result = ['ok', '']
+                except ToolError as e:
+                    result = [e.kind, e.message]
+                """.formatted(tool)));
+        return (List<String>) result.get("result");
     }
 
     /** The raw bridge, found the way an attacker would: through the closure cells of context.tools.call. */

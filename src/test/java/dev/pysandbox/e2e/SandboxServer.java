@@ -85,7 +85,19 @@ final class SandboxServer implements AutoCloseable {
     }
 
     CallToolResult call(String tool, Map<String, Object> arguments) {
-        return client.callTool(new CallToolRequest(tool, arguments));
+        for (int attempt = 1; ; attempt++) {
+            try {
+                return client.callTool(new CallToolRequest(tool, arguments));
+            } catch (RuntimeException e) {
+                // The SDK's StdioClientTransport refuses a send that races another thread's (its outbound sink
+                // must be signalled serially: "Failed to enqueue message"). The request never left, so sending
+                // it again is safe; anything else is the test's business.
+                if (attempt == 20 || !String.valueOf(e.getMessage()).contains("Failed to enqueue message")) {
+                    throw e;
+                }
+                Thread.onSpinWait();
+            }
+        }
     }
 
     /** execute_code, returning its structured result. */

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -76,6 +77,45 @@ class ServerEverythingIT {
         assertEquals(List.of("everything.echo", "everything.get-env", "everything.get-structured-content", "everything.get-sum"),
                 values.get(4));
         assertEquals(4, ((List<?>) result.get("tool_calls")).size(), result.toString());
+    }
+
+    @Test
+    void theSameServerOverStreamableHttpWithAConfiguredHeader() throws Exception {
+        int port;
+        try (java.net.ServerSocket probe = new java.net.ServerSocket(0)) {
+            port = probe.getLocalPort();
+        }
+        ProcessBuilder builder = new ProcessBuilder("node", ServerEverything.install().toString(), "streamableHttp")
+                .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD);
+        builder.environment().put("PORT", Integer.toString(port));
+        Process http = builder.start();
+        try {
+            awaitListening(port);
+            Path servers = temp.resolve("http.json");
+            Files.writeString(servers, WireCodec.encode(Map.of("mcpServers", Map.of("remote", Map.of(
+                    "type", "http", "url", "http://127.0.0.1:${EVERYTHING_PORT}/mcp",
+                    "headers", Map.of("Authorization", "Bearer ${EVERYTHING_TOKEN:-none}"),
+                    "tools", List.of("echo"))))));
+            try (SandboxServer viaHttp = SandboxServer.start(Map.of("EVERYTHING_PORT", Integer.toString(port)),
+                    spec -> spec, "--code-mode.servers=" + servers, "--workers=1")) {
+                Map<String, Object> result = viaHttp.execute(Map.of("language", "python", "code",
+                        "result = context.tools.call('remote.echo', {'message': 'over http'})"));
+                assertEquals("Echo: over http", result.get("result"), result.toString());
+            }
+        } finally {
+            http.destroyForcibly();
+        }
+    }
+
+    private static void awaitListening(int port) throws InterruptedException {
+        for (int i = 0; i < 120; i++) {
+            try (java.net.Socket socket = new java.net.Socket("127.0.0.1", port)) {
+                return;
+            } catch (IOException notYet) {
+                Thread.sleep(250);
+            }
+        }
+        throw new AssertionError("server-everything did not listen on port " + port);
     }
 
     @Test

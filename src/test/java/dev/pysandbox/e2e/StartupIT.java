@@ -17,7 +17,7 @@ class StartupIT {
     void serverAnswersWithoutAnyReadyWorkerAndCallsFailClearly() {
         try (SandboxServer server = SandboxServer.start("--workers=1", "--worker.jvm-options=-XX:+NoSuchJvmOption",
                 "--worker.startup-timeout-seconds=3")) {
-            assertEquals(2, server.client.listTools().tools().size());
+            assertEquals(3, server.client.listTools().tools().size()); // execute_code, run_python, validate_code
             Map<String, Object> result = server.python("print(1)");
             assertEquals("setup_error", result.get("status"));
             String message = (String) result.get("error_message");
