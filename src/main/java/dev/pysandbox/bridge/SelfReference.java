@@ -11,12 +11,13 @@ import java.util.Set;
  * configuration that also lists python-sandbox-mcp; launching it from code mode would let code call code
  * mode again without end, so such an entry is refused.
  *
- * <p>The rule is deliberately simple and errs towards refusing. A STDIO entry launches this server when its
- * command or any argument, or any part of one split at {@code = : ;} (so {@code -cp a.jar:b.jar} and
- * {@code --jar=x.jar} are seen too):
+ * <p>The rule is deliberately simple and errs towards refusing. A STDIO entry launches this server when the
+ * file name (last path segment) of its command or of any argument, or of any part of one split at
+ * {@code = : ;} (so {@code -cp a.jar:b.jar} and {@code --jar=x.jar} are seen too):
  * <ul>
  *   <li>contains {@link #name()} (case-insensitive), which catches {@code npx python-sandbox-mcp},
- *       a Docker image of that name and the usual launcher and jar names; or</li>
+ *       a Docker image of that name and the usual launcher and jar names, but not a server that merely lives
+ *       in a folder of that name; or</li>
  *   <li>has the same file name as one of {@link #files()} (which also covers the same absolute path),
  *       unless that name is a generic interpreter such as {@code java} or {@code node}: those start
  *       unrelated servers too, so matching them would refuse every Java or Node server.</li>
@@ -53,12 +54,17 @@ public record SelfReference(List<Path> files, String name) {
     }
 
     private boolean mentions(String token) {
-        if (token.toLowerCase(Locale.ROOT).contains(name.toLowerCase(Locale.ROOT))) {
-            return true;
-        }
         for (String part : token.split("[=:;]")) {
             String fileName = fileName(part);
-            if (fileName != null && !GENERIC.contains(fileName.toLowerCase(Locale.ROOT))
+            if (fileName == null) {
+                continue;
+            }
+            // The last path segment only: a server that merely lives under a folder of our name (an install
+            // directory, a checkout) is not this server.
+            if (fileName.toLowerCase(Locale.ROOT).contains(name.toLowerCase(Locale.ROOT))) {
+                return true;
+            }
+            if (!GENERIC.contains(fileName.toLowerCase(Locale.ROOT))
                     && files.stream().anyMatch(file -> fileName.equals(fileName(file.toString())))) {
                 return true;
             }

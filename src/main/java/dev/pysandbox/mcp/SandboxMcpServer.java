@@ -62,9 +62,11 @@ public final class SandboxMcpServer {
         SortedSet<String> installed = packages.modules();
         McpSyncServer server = McpServer.sync(transport)
                 .serverInfo(NAME, version())
-                .instructions("Run Python code safely with execute_code (structured result) or run_python (text)."
-                        + " Code runs in an isolated GraalPy interpreter without host file, network or process access;"
-                        + " its files live in a private in-memory scratch directory.")
+                .instructions("Run Python code safely with execute_code (structured result) or run_python (text);"
+                        + " validate_code checks code without running it. Code runs in an isolated GraalPy interpreter"
+                        + " without host file, network or process access; its files live in a private in-memory"
+                        + " scratch directory." + (codeMode.enabled() ? " With execute_code, code can call the tools of"
+                        + " other MCP servers through context.tools (see its description)." : ""))
                 .capabilities(ServerCapabilities.builder().tools(true).logging().build())
                 .tools(executeCode.specification(json, installed),
                         new RunPythonTool(runner, config).specification(json),

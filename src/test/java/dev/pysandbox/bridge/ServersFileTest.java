@@ -287,6 +287,13 @@ class ServersFileTest {
     }
 
     @Test
+    void aServerThatOnlyLivesInAFolderOfOurNameIsNotSelf() throws ConfigException {
+        ServersFile servers = parse(one("\"command\": \"/opt/python-sandbox-mcp/tools/other-server\","
+                + " \"args\": [\"-cp\", \"/home/me/python-sandbox-mcp/target/classes:/x/lib.jar\", \"Main\"]"));
+        assertEquals(1, servers.servers().size());
+    }
+
+    @Test
     void remoteServerIsNeverCheckedForSelf() throws ConfigException {
         assertEquals(1, parse(one("\"url\": \"https://python-sandbox-mcp.example/mcp\"")).servers().size());
     }
