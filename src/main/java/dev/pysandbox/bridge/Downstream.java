@@ -291,13 +291,24 @@ final class Downstream {
         } catch (InterruptedException | java.util.concurrent.CancellationException e) {
             throw new ToolFailure(ToolFailure.TIMEOUT, "the call ended before the tool answered");
         } catch (ExecutionException e) {
-            throw classify(e.getCause());
+            throw classify(e.getCause(), running);
         } finally {
             permits.release();
         }
     }
 
-    private ToolFailure classify(Throwable cause) {
+    /** A remote server's connection failed: drop the client, so that the next call connects afresh. */
+    private void reconnectLater(McpAsyncClient failed) {
+        synchronized (this) {
+            if (client != failed) {
+                return;
+            }
+            client = null;
+        }
+        failed.close();
+    }
+
+    private ToolFailure classify(Throwable cause, McpAsyncClient running) {
         if (cause instanceof McpError error && error.getJsonRpcError() != null) {
             return new ToolFailure(ToolFailure.PROTOCOL_ERROR, "the server answered with error "
                     + error.getJsonRpcError().code() + ": " + ToolResultShape.cut(String.valueOf(error.getJsonRpcError().message()), 500));
@@ -305,7 +316,10 @@ final class Downstream {
         if (McpError.findRootCause(cause) instanceof TimeoutException) {
             return new ToolFailure(ToolFailure.TIMEOUT, "no answer in time");
         }
-        log.debug("code mode: call to '{}' failed: {}", name(), cause.toString());
+        log.warn("code mode: a call to server '{}' failed: {}", name(), McpError.findRootCause(cause).toString());
+        if (entry.kind() != ServerEntry.Kind.STDIO) {
+            reconnectLater(running);
+        }
         return new ToolFailure(ToolFailure.SERVER_UNAVAILABLE, "server '" + name() + "' stopped or could not be reached;"
                 + " the call may or may not have run. It is started again on the next call.");
     }

@@ -22,6 +22,7 @@ import dev.pysandbox.execution.ExecutionResult;
 import dev.pysandbox.execution.Notice;
 import dev.pysandbox.execution.Status;
 import dev.pysandbox.execution.ToolBroker.ToolCalls;
+import dev.pysandbox.execution.ToolCall;
 import dev.pysandbox.wire.WireCodec;
 import dev.pysandbox.wire.WorkerCommand;
 import dev.pysandbox.wire.WorkerEvent;
@@ -88,7 +89,7 @@ final class WorkerProcess {
          */
         void complete(ExecutionResult result) {
             String inFlight = result.status() == Status.TIMEOUT ? "timeout" : "abandoned";
-            List<dev.pysandbox.execution.ToolCall> calls = tools.finish(inFlight);
+            List<ToolCall> calls = tools.finish(inFlight);
             answer.complete(result.withToolCalls(calls, tools.omitted()));
         }
 

@@ -418,6 +418,7 @@ def _make_runner(allowed_imports, strict, preload, packages, auto_install, ucd, 
             return '[%s] %s: %s' % (self.kind, self.tool or '-', self.message)
 
     ToolError.__module__ = 'builtins'
+    ToolError.__qualname__ = 'ToolError'
     builtins.ToolError = ToolError
 
     def tool_request(op, name, params_text=None):
@@ -460,112 +461,125 @@ def _make_runner(allowed_imports, strict, preload, packages, auto_install, ucd, 
             ident = '_' + ident
         return ident + '_' if load('keyword').iskeyword(ident) else ident
 
-    class ServerTools:
-        """Stubs for one server's tools: `context.tools.<server>.<tool>(**params)`."""
+    # The API behind context.tools is built when code first uses it: most calls never do, and every class
+    # defined here is paid by every fresh context (measured with bench/context-cost's probe).
+    api = []
 
-        def __init__(self, server):
-            self._server, self._stubs, self._names = server, {}, None
+    def tools_api():
+        if api:
+            return api[0]
 
-        def _tool_names(self):
-            if self._names is None:
-                listed = tool_request('list', self._server)
-                self._names = {sanitize(entry['tool'].partition('.')[2]): entry['tool'] for entry in listed}
-            return self._names
+        class ServerTools:
+            """Stubs for one server's tools: `context.tools.<server>.<tool>(**params)`."""
 
-        def __getattr__(self, ident):
-            if ident.startswith('__'):
-                raise AttributeError(ident)
-            stub = self._stubs.get(ident)
-            if stub is None:
-                name = self._tool_names().get(ident)
-                if name is None:
-                    raise ToolError('not_allowed', '%s.%s' % (self._server, ident),
-                                    'no such tool is allowed; context.tools.list(%r) shows those that are'
-                                    % self._server)
-                stub = self._stubs[ident] = make_stub(name, ident)
+            def __init__(self, server):
+                self._server, self._stubs, self._names = server, {}, None
+
+            def _tool_names(self):
+                if self._names is None:
+                    listed = tool_request('list', self._server)
+                    self._names = {sanitize(entry['tool'].partition('.')[2]): entry['tool'] for entry in listed}
+                return self._names
+
+            def __getattr__(self, ident):
+                if ident.startswith('__'):
+                    raise AttributeError(ident)
+                stub = self._stubs.get(ident)
+                if stub is None:
+                    name = self._tool_names().get(ident)
+                    if name is None:
+                        raise ToolError('not_allowed', '%s.%s' % (self._server, ident),
+                                        'no such tool is allowed; context.tools.list(%r) shows those that are'
+                                        % self._server)
+                    stub = self._stubs[ident] = make_stub(name, ident)
+                return stub
+
+            def __dir__(self):
+                return sorted(self._tool_names())
+
+            def __repr__(self):
+                return '<tools of MCP server %r>' % self._server
+
+        def make_stub(name, ident):
+            info = tool_request('describe', name)
+            schema = info.get('input_schema') or {}
+            properties = schema.get('properties') or {}
+            required = set(schema.get('required') or ())
+
+            def stub(*args, **params):
+                if args:
+                    raise TypeError('%s() takes keyword arguments only' % ident)
+                return Tools.call(name, params)
+
+            inspect = load('inspect')
+            ordered = sorted(properties, key=lambda p: p not in required)
+            stub.__signature__ = inspect.Signature([inspect.Parameter(
+                p if p.isidentifier() and not load('keyword').iskeyword(p) else sanitize(p), inspect.Parameter.KEYWORD_ONLY,
+                default=inspect.Parameter.empty if p in required else None) for p in ordered])
+            lines = [(info.get('description') or '')[:2048]]
+            for p in ordered:
+                spec = properties.get(p) or {}
+                lines.append('  %s (%s%s): %s' % (p, spec.get('type', 'any'), ', required' if p in required else '',
+                                                 str(spec.get('description', ''))[:200]))
+            stub.__name__ = stub.__qualname__ = ident
+            stub.__doc__ = '\n'.join(lines)
             return stub
 
-        def __dir__(self):
-            return sorted(self._tool_names())
+        class Tools:
+            """The operator's other MCP tools. call("server.tool", {...}) runs one and returns its result
+            (structured JSON when the tool gives it); list(), search("words") and describe("server.tool") find
+            them; context.tools.<server>.<tool>(**params) is the same as call(). Synchronous: no await."""
 
-        def __repr__(self):
-            return '<tools of MCP server %r>' % self._server
+            @staticmethod
+            def call(name, params=None, *, raw=False):
+                if type(name) is not str:
+                    raise TypeError('the tool name must be a str such as "server.tool", not %s' % type(name).__name__)
+                if params is None:
+                    params = {}
+                if not isinstance(params, dict):
+                    raise ToolError('invalid_params', name, 'params must be a dict (a JSON object), not %s'
+                                    % type(params).__name__)
+                problem = non_json(params, 'params')
+                if problem:
+                    raise ToolError('invalid_params', name, problem)
+                text = load('json').dumps(params, allow_nan=False)
+                return tool_request('call_raw' if raw else 'call', name, text)
 
-    def make_stub(name, ident):
-        info = tool_request('describe', name)
-        schema = info.get('input_schema') or {}
-        properties = schema.get('properties') or {}
-        required = set(schema.get('required') or ())
+            @staticmethod
+            def list(server=None):
+                return tool_request('list', server or '')
 
-        def stub(*args, **params):
-            if args:
-                raise TypeError('%s() takes keyword arguments only' % ident)
-            return Tools.call(name, params)
+            @staticmethod
+            def search(words, limit=5):
+                return tool_request('search', str(words), load('json').dumps({'limit': int(limit)}))
 
-        inspect = load('inspect')
-        ordered = sorted(properties, key=lambda p: p not in required)
-        stub.__signature__ = inspect.Signature([inspect.Parameter(
-            p if p.isidentifier() and not load('keyword').iskeyword(p) else sanitize(p), inspect.Parameter.KEYWORD_ONLY,
-            default=inspect.Parameter.empty if p in required else None) for p in ordered])
-        lines = [(info.get('description') or '')[:2048]]
-        for p in ordered:
-            spec = properties.get(p) or {}
-            lines.append('  %s (%s%s): %s' % (p, spec.get('type', 'any'), ', required' if p in required else '',
-                                             str(spec.get('description', ''))[:200]))
-        stub.__name__ = stub.__qualname__ = ident
-        stub.__doc__ = '\n'.join(lines)
-        return stub
+            @staticmethod
+            def describe(name):
+                return tool_request('describe', str(name))
 
-    class Tools:
-        """The operator's other MCP tools. call("server.tool", {...}) runs one and returns its result
-        (structured JSON when the tool gives it); list(), search("words") and describe("server.tool") find
-        them; context.tools.<server>.<tool>(**params) is the same as call(). Synchronous: no await."""
+            def __getattr__(self, server):
+                if server.startswith('__'):
+                    raise AttributeError(server)
+                return ServerTools(server)
 
-        @staticmethod
-        def call(name, params=None, *, raw=False):
-            if type(name) is not str:
-                raise TypeError('the tool name must be a str such as "server.tool", not %s' % type(name).__name__)
-            if params is None:
-                params = {}
-            if not isinstance(params, dict):
-                raise ToolError('invalid_params', name, 'params must be a dict (a JSON object), not %s'
-                                % type(params).__name__)
-            problem = non_json(params, 'params')
-            if problem:
-                raise ToolError('invalid_params', name, problem)
-            text = load('json').dumps(params, allow_nan=False)
-            return tool_request('call_raw' if raw else 'call', name, text)
+            def __repr__(self):
+                return '<context.tools: the MCP tools this call may use; see help(context.tools)>'
 
-        @staticmethod
-        def list(server=None):
-            return tool_request('list', server or '')
+        Tools.ToolError = ToolError
+        api.append(Tools())
+        return api[0]
 
-        @staticmethod
-        def search(words, limit=5):
-            return tool_request('search', str(words), load('json').dumps({'limit': int(limit)}))
-
-        @staticmethod
-        def describe(name):
-            return tool_request('describe', str(name))
-
-        def __getattr__(self, server):
-            if server.startswith('__'):
-                raise AttributeError(server)
-            return ServerTools(server)
-
-        def __repr__(self):
-            return '<context.tools: the MCP tools this call may use; see help(context.tools)>'
-
-    Tools.ToolError = ToolError
-    the_tools = Tools()
 
     class Context:
         """`context.inputs`: the call's `inputs` argument (a dict); `context.tools`: the operator's MCP tools."""
         __slots__ = ('_text', '_inputs')
-        tools = the_tools
 
         def __init__(self, text):
             self._text, self._inputs = text, None
+
+        @property
+        def tools(self):
+            return tools_api()
 
         @property
         def inputs(self):
@@ -582,7 +596,7 @@ def _make_runner(allowed_imports, strict, preload, packages, auto_install, ucd, 
         def help(thing=None):
             """help(obj): its signature and documentation. help() alone: how to use this sandbox's tools."""
             if thing is None:
-                print(Tools.__doc__)
+                print(type(tools_api()).__doc__)
                 return
             inspect = load('inspect')
             try:

@@ -86,7 +86,7 @@ class ServerEverythingIT {
             port = probe.getLocalPort();
         }
         ProcessBuilder builder = new ProcessBuilder("node", ServerEverything.install().toString(), "streamableHttp")
-                .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD);
+                .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.INHERIT);
         builder.environment().put("PORT", Integer.toString(port));
         Process http = builder.start();
         try {
