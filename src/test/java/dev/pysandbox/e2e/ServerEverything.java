@@ -1,7 +1,6 @@
 package dev.pysandbox.e2e;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -27,8 +26,7 @@ final class ServerEverything {
 
     /** Installs the pinned package unless already there, and returns the path of its entry script. */
     static Path install() throws IOException, InterruptedException {
-        assumeTrue(runs("node", "--version"), "node is not installed: the server-everything tests are skipped");
-        assumeTrue(runs("npm", "--version"), "npm is not installed: the server-everything tests are skipped");
+        NodeToolchain.assumePresent("server-everything");
         Path packageDir = DIR.resolve("node_modules/" + PACKAGE);
         Path installed = packageDir.resolve("package.json");
         if (!Files.exists(installed) || !Files.readString(installed).contains("\"version\": \"" + VERSION + "\"")) {
@@ -48,15 +46,5 @@ final class ServerEverything {
         Path entry = packageDir.resolve("dist/index.js");
         assertTrue(Files.isRegularFile(entry), "no entry script at " + entry);
         return entry;
-    }
-
-    private static boolean runs(String... command) throws InterruptedException {
-        try {
-            Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
-            process.getInputStream().readAllBytes();
-            return process.waitFor(60, TimeUnit.SECONDS) && process.exitValue() == 0;
-        } catch (IOException e) {
-            return false;
-        }
     }
 }

@@ -3,7 +3,6 @@ package dev.pysandbox.e2e;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -37,8 +36,7 @@ class TypeScriptClientIT {
 
     @BeforeAll
     static void installTheTypeScriptSdk() throws IOException, InterruptedException {
-        assumeTrue(runs("node", "--version"), "node is not installed: the TypeScript client tests are skipped");
-        assumeTrue(runs("npm", "--version"), "npm is not installed: the TypeScript client tests are skipped");
+        NodeToolchain.assumePresent("TypeScript client");
         Files.createDirectories(CLIENT_DIR);
         Path installed = CLIENT_DIR.resolve("node_modules/@modelcontextprotocol/sdk/package.json");
         if (!Files.exists(installed) || !Files.readString(installed).contains("\"version\": \"" + SDK_VERSION + "\"")) {
@@ -85,15 +83,5 @@ class TypeScriptClientIT {
         assertFalse(output.isEmpty(), "the client script printed nothing");
         String last = output.substring(output.lastIndexOf('\n') + 1);
         return (Map<String, Object>) WireCodec.parseValue(last);
-    }
-
-    private static boolean runs(String... command) throws InterruptedException {
-        try {
-            Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
-            process.getInputStream().readAllBytes();
-            return process.waitFor(60, TimeUnit.SECONDS) && process.exitValue() == 0;
-        } catch (IOException e) {
-            return false;
-        }
     }
 }
