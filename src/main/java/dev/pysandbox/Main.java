@@ -19,13 +19,15 @@ import dev.pysandbox.cli.RunCommand;
 import dev.pysandbox.config.CodeModeSettings;
 import dev.pysandbox.config.ConfigException;
 import dev.pysandbox.config.ServerConfig;
+import dev.pysandbox.mcp.HttpMcpServer;
 import dev.pysandbox.mcp.SandboxMcpServer;
 import dev.pysandbox.supervisor.Sandbox;
 import dev.pysandbox.supervisor.WorkerLauncher;
 import dev.pysandbox.supervisor.WorkerRuntimeBuilder;
 
 /**
- * {@code python-sandbox-mcp [serve] [--config FILE] [--KEY=VALUE ...]} serves MCP on stdio;
+ * {@code python-sandbox-mcp [serve] [--config FILE] [--KEY=VALUE ...]} serves MCP on stdio (or over HTTP with
+ * {@code --transport=http});
  * {@code python-sandbox-mcp run (-c CODE | FILE.py | -)} runs one snippet and prints its JSON result.
  */
 public final class Main {
@@ -79,6 +81,10 @@ public final class Main {
             if (commandLine.run() != null) {
                 sandbox.start();
                 exitCode = new RunCommand(commandLine.run(), config).execute(sandbox, new PrintStream(stdout, true, "UTF-8"));
+            } else if (config.http().enabled()) {
+                log.info("python-sandbox-mcp {} serving MCP over HTTP (run root {})", SandboxMcpServer.version(),
+                        config.http().hostFiles() ? config.runRoot() : "none: run_python takes code only");
+                HttpMcpServer.serve(config, sandbox, codeMode);
             } else {
                 log.info("python-sandbox-mcp {} serving MCP on stdio (run root {})", SandboxMcpServer.version(), config.runRoot());
                 SandboxMcpServer.serve(config, sandbox, codeMode, System.in, stdout);

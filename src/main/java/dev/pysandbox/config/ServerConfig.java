@@ -42,6 +42,7 @@ public record ServerConfig(
         boolean autoInstall,
         FileLimits fileLimits,
         CodeModeSettings codeMode,
+        HttpSettings http,
         String logLevel) {
 
     /** Heap the Graal compiler needs in a worker on top of worker.heap; see WorkerLauncher.workerHeap. */
@@ -101,7 +102,47 @@ public record ServerConfig(
                         integer(s, "files.max-count", 0, 1_000_000),
                         integer(s, "files.return-bytes", 0, 64 * 1024 * 1024)),
                 codeMode(s),
+                http(s, workers(s.get("workers"), heap, !s.get("worker.jit").equals("off"))),
                 logLevel);
+    }
+
+    private static HttpSettings http(Settings s, int workers) throws ConfigException {
+        boolean enabled = oneOf(s, "transport", Set.of("stdio", "http")).equals("http");
+        String host = s.get("http.host").strip();
+        boolean loopback = HttpSettings.isLoopback(host);
+        String path = s.get("http.path").strip();
+        if (!path.matches("/[A-Za-z0-9._~/-]*") || path.equals("/healthz") || path.equals("/readyz")) {
+            throw new ConfigException("http.path must be a path like /mcp (not /healthz or /readyz), not '" + path + "'");
+        }
+        String auth = oneOf(s, "http.auth", Set.of("token", "none"));
+        Path tokens = null;
+        if (auth.equals("token")) {
+            if (enabled && s.get("http.tokens-file").isBlank()) {
+                throw new ConfigException("http.auth=token needs http.tokens-file: one line 'principal:sha256-of-token'"
+                        + " per caller (see README, Remote mode)");
+            }
+            tokens = s.get("http.tokens-file").isBlank() ? null : path(s.get("http.tokens-file"), null);
+        } else if (enabled && !loopback) {
+            throw new ConfigException("http.auth=none is refused unless http.host is a loopback address (it is '"
+                    + host + "'): anyone who reaches the port could run code");
+        }
+        List<String> hosts = List.of(list(s.get("http.allowed-hosts")));
+        List<String> origins = List.of(list(s.get("http.allowed-origins")));
+        if (loopback && hosts.isEmpty()) {
+            // A page in the user's browser may reach a loopback server through a rebound DNS name: only
+            // requests addressed to loopback names get in (the DNS-rebinding advisory GHSA-8jxr-pr72-r468).
+            hosts = List.of("localhost:*", "127.0.0.1:*", "[::1]:*");
+        }
+        if (loopback && origins.isEmpty()) {
+            origins = List.of("http://localhost:*", "http://127.0.0.1:*", "http://[::1]:*",
+                    "https://localhost:*", "https://127.0.0.1:*", "https://[::1]:*");
+        }
+        int maxInFlight = integer(s, "http.max-in-flight", 0, 100_000);
+        return new HttpSettings(enabled, host, integer(s, "http.port", 0, 65_535),
+                s.get("http.port-file").isBlank() ? null : path(s.get("http.port-file"), null), path, tokens,
+                hosts, origins, integer(s, "http.max-request-bytes", 1024, Integer.MAX_VALUE),
+                Duration.ofSeconds(integer(s, "http.keepalive-seconds", 0, 3_600)),
+                maxInFlight == 0 ? workers * 4 : maxInFlight, !s.get("run-python.root").isBlank());
     }
 
     private static CodeModeSettings codeMode(Settings s) throws ConfigException {

@@ -18,6 +18,10 @@ import com.fasterxml.jackson.annotation.JsonProperty;
  * @param toolCalls     the operator's tools the code called (code mode), as the supervisor recorded them;
  *                      always present, empty for none
  * @param toolCallsOmitted calls made beyond the ones {@code toolCalls} lists (it is capped); left out when 0
+ * @param sessionNew    for a call with a session: whether it started the session, i.e. no earlier call of this
+ *                      id reached a worker of this server. Behind a load balancer, {@code true} after the first call
+ *                      means the session's state was lost (its replica restarted, or the call was routed
+ *                      elsewhere). Null, and left out, for calls without a session
  */
 @JsonInclude(JsonInclude.Include.ALWAYS)
 public record ExecutionResult(
@@ -32,7 +36,8 @@ public record ExecutionResult(
         @JsonProperty("files") List<OutputFile> files,
         @JsonProperty("installing") @JsonInclude(JsonInclude.Include.NON_EMPTY) List<String> installing,
         @JsonProperty("tool_calls") List<ToolCall> toolCalls,
-        @JsonProperty("tool_calls_omitted") @JsonInclude(JsonInclude.Include.NON_DEFAULT) int toolCallsOmitted) {
+        @JsonProperty("tool_calls_omitted") @JsonInclude(JsonInclude.Include.NON_DEFAULT) int toolCallsOmitted,
+        @JsonProperty("session_new") @JsonInclude(JsonInclude.Include.NON_NULL) Boolean sessionNew) {
 
     /** Which outputs were cut to the capture limit. */
     public record Truncation(
@@ -62,25 +67,31 @@ public record ExecutionResult(
     public ExecutionResult(Status status, String stdout, String stderr, int exitCode, double executionTime,
             String errorMessage, Object result, Truncation truncated) {
         this(status, stdout, stderr, exitCode, executionTime, errorMessage, result, truncated, List.of(), List.of(),
-                List.of(), 0);
+                List.of(), 0, null);
     }
 
     /** This result with the files the call wrote. */
     public ExecutionResult withFiles(List<OutputFile> written) {
         return new ExecutionResult(status, stdout, stderr, exitCode, executionTime, errorMessage, result, truncated,
-                written, installing, toolCalls, toolCallsOmitted);
+                written, installing, toolCalls, toolCallsOmitted, sessionNew);
     }
 
     /** This result, naming the modules the server has started to install for it. */
     public ExecutionResult withInstalling(List<String> modules) {
         return new ExecutionResult(status, stdout, stderr, exitCode, executionTime, errorMessage, result, truncated,
-                files, modules, toolCalls, toolCallsOmitted);
+                files, modules, toolCalls, toolCallsOmitted, sessionNew);
     }
 
     /** This result with the tool calls the supervisor recorded for it. */
     public ExecutionResult withToolCalls(List<ToolCall> calls, int omitted) {
         return new ExecutionResult(status, stdout, stderr, exitCode, executionTime, errorMessage, result, truncated,
-                files, installing, calls, omitted);
+                files, installing, calls, omitted, sessionNew);
+    }
+
+    /** This result, saying whether its call started its session (see {@code sessionNew}). */
+    public ExecutionResult withSessionNew(boolean started) {
+        return new ExecutionResult(status, stdout, stderr, exitCode, executionTime, errorMessage, result, truncated,
+                files, installing, toolCalls, toolCallsOmitted, started);
     }
 
     /** A call that never reached Python: bad input, no worker, a lost session. */

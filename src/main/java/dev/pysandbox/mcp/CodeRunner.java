@@ -6,7 +6,6 @@ import java.util.List;
 import java.util.function.Consumer;
 import java.util.concurrent.ScheduledExecutorService;
 
-import io.modelcontextprotocol.server.McpSyncServerExchange;
 import io.modelcontextprotocol.spec.McpSchema.ToolAnnotations;
 
 import dev.pysandbox.execution.ExecutionRequest;
@@ -56,11 +55,11 @@ final class CodeRunner {
     }
 
     /**
-     * @param exchange      the MCP request's exchange, which carries its progress notifications
+     * @param caller        who called, and where its progress notifications go
      * @param progressToken the request's {@code _meta.progressToken}; null for no notifications
      */
-    ExecutionResult run(ExecutionRequest request, McpSyncServerExchange exchange, Object progressToken) {
-        try (CallProgress progress = new CallProgress(progressToken, exchange::progressNotification,
+    ExecutionResult run(ExecutionRequest request, Caller caller, Object progressToken) {
+        try (CallProgress progress = new CallProgress(progressToken, caller.progress(),
                 request.timeout(), progressInterval, progressTimers)) {
             ExecutionResult result = sandbox.execute(request, progress);
             if (!result.installing().isEmpty()) {

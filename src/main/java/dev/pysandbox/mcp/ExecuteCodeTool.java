@@ -8,8 +8,6 @@ import java.util.SortedSet;
 import java.util.TreeSet;
 
 import io.modelcontextprotocol.json.McpJsonMapper;
-import io.modelcontextprotocol.server.McpServerFeatures.SyncToolSpecification;
-import io.modelcontextprotocol.server.McpSyncServerExchange;
 import io.modelcontextprotocol.spec.McpSchema.CallToolRequest;
 import io.modelcontextprotocol.spec.McpSchema.BlobResourceContents;
 import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
@@ -57,7 +55,7 @@ final class ExecuteCodeTool {
      *
      * @param installed the top-level modules of the operator's package folder now
      */
-    SyncToolSpecification specification(McpJsonMapper json, SortedSet<String> installed) {
+    Tool tool(McpJsonMapper json, SortedSet<String> installed) {
         Map<String, String> limits = Map.of(
                 "max_timeout", Long.toString(config.maxTimeout().toSeconds()),
                 "default_timeout", Long.toString(config.defaultTimeout().toSeconds()),
@@ -65,7 +63,7 @@ final class ExecuteCodeTool {
                 "home", ScratchSpace.HOME.toString(),
                 "max_tool_calls", Integer.toString(codeMode.maxToolCalls()),
                 "max_tool_calls_limit", Integer.toString(codeMode.maxToolCallsLimit()));
-        Tool tool = Tool.builder()
+        return Tool.builder()
                 .name(NAME)
                 .title(TITLE)
                 .annotations(annotations())
@@ -73,7 +71,6 @@ final class ExecuteCodeTool {
                 .inputSchema(json, ToolSchemas.load("execute_code.input.json", limits))
                 .outputSchema(json, ToolSchemas.load("execute_code.output.json", Map.of()))
                 .build();
-        return SyncToolSpecification.builder().tool(tool).callHandler(this::call).build();
     }
 
     /**
@@ -116,8 +113,8 @@ final class ExecuteCodeTool {
         return bytes % (1 << 20) == 0 ? (bytes >> 20) + " MB" : bytes + " bytes";
     }
 
-    private CallToolResult call(McpSyncServerExchange exchange, CallToolRequest request) {
-        ExecutionResult result = execute(new CallArguments(request.arguments()), nested(request), exchange,
+    CallToolResult call(Caller caller, CallToolRequest request) {
+        ExecutionResult result = execute(new CallArguments(request.arguments()), nested(request), caller,
                 request.progressToken());
         CallToolResult.Builder answer = CallToolResult.builder()
                 .addTextContent(WireCodec.encode(result))
@@ -148,17 +145,17 @@ final class ExecuteCodeTool {
         return depth instanceof Number n && n.doubleValue() >= 1;
     }
 
-    ExecutionResult execute(CallArguments arguments, boolean nested, McpSyncServerExchange exchange, Object progressToken) {
+    ExecutionResult execute(CallArguments arguments, boolean nested, Caller caller, Object progressToken) {
         ExecutionRequest request;
         try {
-            request = toRequest(arguments, nested);
+            request = toRequest(arguments, nested, caller);
         } catch (InvalidArgument e) {
             return ExecutionResult.setupError(e.getMessage());
         }
-        return runner.run(request, exchange, progressToken);
+        return runner.run(request, caller, progressToken);
     }
 
-    private ExecutionRequest toRequest(CallArguments arguments, boolean nested) throws InvalidArgument {
+    private ExecutionRequest toRequest(CallArguments arguments, boolean nested, Caller caller) throws InvalidArgument {
         String language = arguments.requiredString("language");
         if (!language.strip().toLowerCase(Locale.ROOT).equals("python")) {
             throw new InvalidArgument("Unsupported language '" + language + "': only 'python' is supported.");
@@ -171,7 +168,8 @@ final class ExecuteCodeTool {
         if (sessionId != null && (sessionId.isBlank() || sessionId.length() > 128)) {
             throw new InvalidArgument("Argument 'session_id' must be 1 to 128 characters.");
         }
-        return new ExecutionRequest(code, arguments.optionalString("stdin"), Duration.ofSeconds(timeout), sessionId,
+        return new ExecutionRequest(code, arguments.optionalString("stdin"), Duration.ofSeconds(timeout),
+                sessionId == null ? null : caller.sessionKey(sessionId),
                 "<string>", FilesArgument.parse(arguments.raw("files"), config.fileLimits()), null,
                 arguments.optionalObjectJson("inputs", codeMode.maxInputsBytes()), grant(arguments, nested), false);
     }

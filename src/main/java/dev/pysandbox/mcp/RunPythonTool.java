@@ -7,8 +7,6 @@ import java.nio.file.Path;
 import java.util.Map;
 
 import io.modelcontextprotocol.json.McpJsonMapper;
-import io.modelcontextprotocol.server.McpServerFeatures.SyncToolSpecification;
-import io.modelcontextprotocol.server.McpSyncServerExchange;
 import io.modelcontextprotocol.spec.McpSchema.CallToolRequest;
 import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
 import io.modelcontextprotocol.spec.McpSchema.Tool;
@@ -34,15 +32,21 @@ final class RunPythonTool {
     private final CodeRunner runner;
     private final ServerConfig config;
     private final ScriptLocator locator;
+    private final boolean hostFiles;
 
-    RunPythonTool(CodeRunner runner, ServerConfig config) throws IOException {
+    /**
+     * @param hostFiles whether calls may name files of the server's host (scriptPath, workingDirectory); over
+     *                  HTTP only where the operator chose a run root, since callers are then remote
+     */
+    RunPythonTool(CodeRunner runner, ServerConfig config, boolean hostFiles) throws IOException {
         this.runner = runner;
         this.config = config;
         this.locator = new ScriptLocator(config.runRoot());
+        this.hostFiles = hostFiles;
     }
 
-    SyncToolSpecification specification(McpJsonMapper json) {
-        Tool tool = Tool.builder()
+    Tool tool(McpJsonMapper json) {
+        return Tool.builder()
                 .name(NAME)
                 .title(TITLE)
                 .annotations(CodeRunner.annotations(TITLE))
@@ -52,11 +56,10 @@ final class RunPythonTool {
                 .inputSchema(json, ToolSchemas.load("run_python.input.json", Map.of()))
                 .outputSchema(json, ToolSchemas.load("execute_code.output.json", Map.of()))
                 .build();
-        return SyncToolSpecification.builder().tool(tool).callHandler(this::call).build();
     }
 
-    private CallToolResult call(McpSyncServerExchange exchange, CallToolRequest request) {
-        ExecutionResult result = run(new CallArguments(request.arguments()), exchange, request.progressToken());
+    CallToolResult call(Caller caller, CallToolRequest request) {
+        ExecutionResult result = run(new CallArguments(request.arguments()), caller, request.progressToken());
         String answer = describe(result, config.runPythonTimeout().toSeconds());
         return CallToolResult.builder()
                 .addTextContent(answer)
@@ -66,14 +69,14 @@ final class RunPythonTool {
     }
 
     /** Runs the call; input the rules refuse becomes a setup_error whose message is the text after "Error: ". */
-    ExecutionResult run(CallArguments arguments, McpSyncServerExchange exchange, Object progressToken) {
+    ExecutionResult run(CallArguments arguments, Caller caller, Object progressToken) {
         ExecutionRequest request;
         try {
             request = toRequest(arguments);
         } catch (InvalidArgument | Refusal e) {
             return ExecutionResult.setupError(e.getMessage());
         }
-        return runner.run(request, exchange, progressToken);
+        return runner.run(request, caller, progressToken);
     }
 
     private ExecutionRequest toRequest(CallArguments arguments) throws InvalidArgument, Refusal {
@@ -82,6 +85,11 @@ final class RunPythonTool {
         String workingDirectory = arguments.optionalString("workingDirectory");
         if (scriptPath == null && code == null) {
             throw new InvalidArgument("provide either code or scriptPath.");
+        }
+        if (!hostFiles && (scriptPath != null || workingDirectory != null)) {
+            throw new InvalidArgument("scriptPath and workingDirectory name files of the server's host, which this"
+                    + " server does not offer to remote callers (the operator may set run-python.root); send the code"
+                    + " instead.");
         }
         String filename = "<string>";
         Path directory = workingDirectory == null ? locator.root() : locator.directory(workingDirectory);

@@ -6,8 +6,6 @@ import java.util.List;
 import java.util.Map;
 
 import io.modelcontextprotocol.json.McpJsonMapper;
-import io.modelcontextprotocol.server.McpServerFeatures.SyncToolSpecification;
-import io.modelcontextprotocol.server.McpSyncServerExchange;
 import io.modelcontextprotocol.spec.McpSchema.CallToolRequest;
 import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
 import io.modelcontextprotocol.spec.McpSchema.Tool;
@@ -39,8 +37,8 @@ final class ValidateCodeTool {
         this.codeMode = codeMode;
     }
 
-    SyncToolSpecification specification(McpJsonMapper json) {
-        Tool tool = Tool.builder()
+    Tool tool(McpJsonMapper json) {
+        return Tool.builder()
                 .name(NAME)
                 .title(TITLE)
                 .annotations(CodeRunner.annotations(TITLE))
@@ -51,11 +49,10 @@ final class ValidateCodeTool {
                 .inputSchema(json, ToolSchemas.load("validate_code.input.json", Map.of()))
                 .outputSchema(json, ToolSchemas.load("validate_code.output.json", Map.of()))
                 .build();
-        return SyncToolSpecification.builder().tool(tool).callHandler(this::call).build();
     }
 
-    private CallToolResult call(McpSyncServerExchange exchange, CallToolRequest request) {
-        Map<String, Object> report = validate(new CallArguments(request.arguments()), exchange, request.progressToken());
+    CallToolResult call(Caller caller, CallToolRequest request) {
+        Map<String, Object> report = validate(new CallArguments(request.arguments()), caller, request.progressToken());
         return CallToolResult.builder()
                 .addTextContent(WireCodec.encode(report))
                 .structuredContent(report)
@@ -63,14 +60,14 @@ final class ValidateCodeTool {
                 .build();
     }
 
-    private Map<String, Object> validate(CallArguments arguments, McpSyncServerExchange exchange, Object progressToken) {
+    private Map<String, Object> validate(CallArguments arguments, Caller caller, Object progressToken) {
         ExecutionResult result;
         try {
             String code = arguments.requiredString("code");
             runner.checkSize(code);
             ToolGrant grant = new ToolGrant(true, null, codeMode.maxToolCalls());
             result = runner.run(new ExecutionRequest(code, "", LIMIT, null, "<string>", Map.of(), null, null, grant, true),
-                    exchange, progressToken);
+                    caller, progressToken);
         } catch (InvalidArgument e) {
             result = ExecutionResult.setupError(e.getMessage());
         }

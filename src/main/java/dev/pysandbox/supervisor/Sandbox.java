@@ -37,6 +37,7 @@ public final class Sandbox implements AutoCloseable {
     private final Settings settings;
     private final ScheduledExecutorService timers;
     private final WorkerPool pool;
+    private final java.util.concurrent.atomic.AtomicBoolean closed = new java.util.concurrent.atomic.AtomicBoolean();
     private final SessionRegistry sessions;
     private final AtomicLong callIds = new AtomicLong();
     private final WorkerLauncher launcher;
@@ -95,6 +96,11 @@ public final class Sandbox implements AutoCloseable {
         }
     }
 
+    /** Whether a worker is up, so that a call would run rather than wait for one to start (readiness probes). */
+    public boolean ready() {
+        return pool.anyReady();
+    }
+
     /**
      * Runs the request and returns its result; never throws for anything the code does.
      *
@@ -149,7 +155,10 @@ public final class Sandbox implements AutoCloseable {
             return ExecutionResult.setupError("No sandbox worker became available within "
                     + settings.workerStartup().toSeconds() + " seconds; the server log says why. Please retry.");
         }
-        if (session != null && session.worker == null) {
+        // A session not yet bound to a worker has never run here: its caller is told so (session_new), which
+        // behind a load balancer is how a session moved to another replica shows.
+        boolean started = session != null && session.worker == null;
+        if (started) {
             session.worker = worker;
         }
         phases.accept(CallPhase.RUNNING);
@@ -158,7 +167,8 @@ public final class Sandbox implements AutoCloseable {
         // The worker goes back to the pool only when it has answered, even if our caller stopped waiting.
         answer.whenComplete((result, error) -> pool.release(worker));
         try {
-            return answer.get();
+            ExecutionResult result = answer.get();
+            return session == null ? result : result.withSessionNew(started);
         } catch (InterruptedException e) {
             worker.cancel(id);
             throw e;
@@ -168,9 +178,12 @@ public final class Sandbox implements AutoCloseable {
         }
     }
 
+    /** Stops the workers; a second call does nothing (remote mode's graceful stop may come first). */
     @Override
     public void close() {
-        pool.close();
-        timers.shutdown();
+        if (closed.compareAndSet(false, true)) {
+            pool.close();
+            timers.shutdown();
+        }
     }
 }

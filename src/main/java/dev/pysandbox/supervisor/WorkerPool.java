@@ -136,6 +136,16 @@ final class WorkerPool implements AutoCloseable {
         }
     }
 
+    /** Whether some worker has started and not gone (it may be busy): the pool can serve calls. */
+    synchronized boolean anyReady() {
+        for (WorkerProcess worker : slots) {
+            if (worker != null && worker.isReady()) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     /** The live workers. */
     synchronized List<WorkerProcess> workers() {
         List<WorkerProcess> live = new ArrayList<>();

@@ -7,25 +7,26 @@ import io.modelcontextprotocol.json.McpJsonMapper;
 import io.modelcontextprotocol.spec.McpSchema;
 
 /**
- * Turns one input line into a JSON-RPC message or into the error reply it deserves.
+ * Turns one input line (stdio) or request body (HTTP) into a JSON-RPC message or into the error reply it
+ * deserves.
  *
  * <p>The checks before {@link McpSchema#deserializeJsonRpcMessage} exist to give a precise
  * error code and to echo the id; the SDK call stays last so that anything it refuses is
  * refused here too instead of failing later inside the session.
  */
-final class LineDecoder {
+public final class LineDecoder {
 
-    sealed interface Outcome permits Blank, Accepted, Rejected {
+    public sealed interface Outcome permits Blank, Accepted, Rejected {
     }
 
     /** Whitespace only: ignored, like most stdio peers do. */
-    record Blank() implements Outcome {
+    public record Blank() implements Outcome {
     }
 
-    record Accepted(McpSchema.JSONRPCMessage message) implements Outcome {
+    public record Accepted(McpSchema.JSONRPCMessage message) implements Outcome {
     }
 
-    record Rejected(ErrorReply reply) implements Outcome {
+    public record Rejected(ErrorReply reply) implements Outcome {
     }
 
     private static final Blank BLANK = new Blank();
@@ -33,11 +34,11 @@ final class LineDecoder {
 
     private final McpJsonMapper json;
 
-    LineDecoder(McpJsonMapper json) {
+    public LineDecoder(McpJsonMapper json) {
         this.json = json;
     }
 
-    Outcome decode(String line) {
+    public Outcome decode(String line) {
         if (line.isBlank()) {
             return BLANK;
         }

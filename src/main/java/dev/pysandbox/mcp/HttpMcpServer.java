@@ -1,0 +1,126 @@
+package dev.pysandbox.mcp;
+
+import java.time.Duration;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import io.modelcontextprotocol.common.McpTransportContext;
+import io.modelcontextprotocol.json.McpJsonDefaults;
+import io.modelcontextprotocol.json.McpJsonMapper;
+import io.modelcontextprotocol.server.McpServer;
+import io.modelcontextprotocol.server.McpStatelessServerFeatures;
+import io.modelcontextprotocol.server.McpStatelessSyncServer;
+import io.modelcontextprotocol.spec.McpSchema;
+import io.modelcontextprotocol.spec.McpSchema.ServerCapabilities;
+
+import dev.pysandbox.bridge.CodeMode;
+import dev.pysandbox.config.HttpSettings;
+import dev.pysandbox.config.ServerConfig;
+import dev.pysandbox.execution.Notice;
+import dev.pysandbox.mcp.transport.http.BearerTokens;
+import dev.pysandbox.mcp.transport.http.HttpCaller;
+import dev.pysandbox.mcp.transport.http.HttpEndpoint;
+import dev.pysandbox.mcp.transport.http.McpServlet;
+import dev.pysandbox.supervisor.Sandbox;
+
+/**
+ * Remote mode: the same tools over stateless Streamable HTTP, for many clients. The SDK's stateless server
+ * does the protocol and the schema checks; {@link McpServlet} is the HTTP edge. Notices that stdio sends its
+ * one client as log messages go to the server log here: a stateless server has no channel to every client.
+ */
+public final class HttpMcpServer {
+    private static final Logger log = LoggerFactory.getLogger(HttpMcpServer.class);
+
+    private HttpMcpServer() {
+    }
+
+    /** Serves until the process is told to stop (SIGTERM or SIGINT), then drains and returns. */
+    public static void serve(ServerConfig config, Sandbox sandbox, CodeMode codeMode) throws Exception {
+        HttpSettings http = config.http();
+        BearerTokens tokens = http.tokens() == null ? null : BearerTokens.read(http.tokens());
+        McpJsonMapper json = McpJsonDefaults.getMapper();
+        AtomicInteger callThreads = new AtomicInteger();
+        ExecutorService calls = Executors.newCachedThreadPool(runnable -> {
+            Thread thread = new Thread(runnable, "mcp-call-" + callThreads.incrementAndGet());
+            thread.setDaemon(true);
+            return thread;
+        });
+        ScheduledExecutorService timers = Executors.newSingleThreadScheduledExecutor(runnable -> {
+            Thread thread = new Thread(runnable, "http-keepalive");
+            thread.setDaemon(true);
+            return thread;
+        });
+        McpServlet servlet = new McpServlet(json, http, tokens, calls, timers);
+        Consumer<Notice> notices = HttpMcpServer::logNotice;
+        CountDownLatch finished = new CountDownLatch(1);
+        try (ToolSet tools = new ToolSet(json, config, sandbox, codeMode, notices, http.hostFiles())) {
+            // Tool calls run on the servlet's own threads (immediate execution), so that stopping one is
+            // interrupting its thread, as over stdio.
+            McpStatelessSyncServer server = McpServer.sync(servlet)
+                    .serverInfo(SandboxMcpServer.NAME, SandboxMcpServer.version())
+                    .instructions(ToolSet.instructions(codeMode))
+                    .capabilities(ServerCapabilities.builder().tools(false).build())
+                    .tools(tools.entries().stream().map(HttpMcpServer::specification).toList())
+                    .immediateExecution(true)
+                    .build();
+            // Replacing a tool is one step in the stateless server; no client is told (there is no channel).
+            tools.watch(entry -> server.addTool(specification(entry)));
+            // A call that answers in plain JSON is silent until it ends: the connection must outlive the longest.
+            Duration longest = config.maxTimeout().plus(config.killGrace());
+            HttpEndpoint endpoint = new HttpEndpoint(http, servlet, sandbox::ready, longest.plusSeconds(30));
+            Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+                try {
+                    log.info("stop requested: draining");
+                    endpoint.drain(longest.plusSeconds(5));
+                    // The JVM ends when this hook returns: let the workers be stopped first.
+                    finished.await(30, TimeUnit.SECONDS);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }, "http-drain"));
+            endpoint.start();
+            sandbox.start(notices);
+            codeMode.start();
+            endpoint.join();
+            server.close();
+            codeMode.close();
+        } finally {
+            sandbox.close();
+            timers.shutdownNow();
+            calls.shutdownNow();
+            finished.countDown();
+        }
+    }
+
+    private static McpStatelessServerFeatures.SyncToolSpecification specification(ToolSet.Entry entry) {
+        return McpStatelessServerFeatures.SyncToolSpecification.builder().tool(entry.tool())
+                .callHandler((context, request) -> entry.handler().call(caller(context), request))
+                .build();
+    }
+
+    /** The HTTP caller the servlet put in the request's context; its progress goes on the request's stream. */
+    private static Caller caller(McpTransportContext context) {
+        if (!(context.get(HttpCaller.CONTEXT_KEY) instanceof HttpCaller http)) {
+            throw new IllegalStateException("a tool call without its HTTP caller");
+        }
+        return new Caller(http.principal(),
+                progress -> http.notifications().accept(McpSchema.METHOD_NOTIFICATION_PROGRESS, progress));
+    }
+
+    private static void logNotice(Notice notice) {
+        switch (notice.level()) {
+            case DEBUG -> log.debug("{}", notice.text());
+            case INFO -> log.info("{}", notice.text());
+            case WARNING -> log.warn("{}", notice.text());
+            case ERROR -> log.error("{}", notice.text());
+        }
+    }
+}

@@ -1,0 +1,115 @@
+package dev.pysandbox.mcp;
+
+import java.io.IOException;
+import java.util.List;
+import java.util.SortedSet;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+
+import org.slf4j.LoggerFactory;
+
+import io.modelcontextprotocol.json.McpJsonMapper;
+import io.modelcontextprotocol.spec.McpSchema.CallToolRequest;
+import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
+import io.modelcontextprotocol.spec.McpSchema.Tool;
+
+import dev.pysandbox.bridge.CodeMode;
+import dev.pysandbox.config.ServerConfig;
+import dev.pysandbox.execution.Notice;
+import dev.pysandbox.packages.AutoInstaller;
+import dev.pysandbox.packages.PackageFolder;
+import dev.pysandbox.supervisor.Sandbox;
+
+/**
+ * The server's tools and what keeps them current, whichever transport serves them: {@code execute_code},
+ * {@code run_python} and {@code validate_code} over one {@link CodeRunner}, and the watches that re-describe
+ * {@code execute_code} when packages are installed or code mode finds its tools.
+ */
+final class ToolSet implements AutoCloseable {
+    /** One tool as a transport's server registers it: its description and what answers its calls. */
+    record Entry(Tool tool, Handler handler) {
+    }
+
+    /** Answers one call of a tool. */
+    interface Handler {
+        CallToolResult call(Caller caller, CallToolRequest request);
+    }
+
+    private static final long PACKAGE_CHECK_SECONDS = 2;
+
+    private final McpJsonMapper json;
+    private final CodeMode codeMode;
+    private final ScheduledExecutorService timers;
+    private final AutoInstaller autoInstaller;
+    private final ExecuteCodeTool executeCode;
+    private final PackageFolder packages;
+    private final SortedSet<String> installed;
+    private final List<Entry> entries;
+
+    /**
+     * @param notices what the server tells clients that are listening (MCP log messages over stdio)
+     * @param runPythonScripts whether {@code run_python} may read scripts from the host (its scriptPath)
+     */
+    ToolSet(McpJsonMapper json, ServerConfig config, Sandbox sandbox, CodeMode codeMode, Consumer<Notice> notices,
+            boolean runPythonScripts) throws IOException {
+        this.json = json;
+        this.codeMode = codeMode;
+        this.timers = Executors.newSingleThreadScheduledExecutor(runnable -> {
+            Thread thread = new Thread(runnable, "mcp-timers");
+            thread.setDaemon(true);
+            return thread;
+        });
+        this.autoInstaller = config.autoInstall() ? new AutoInstaller(config.packagesDir(), notices) : null;
+        CodeRunner runner = new CodeRunner(sandbox, config.maxCodeBytes(), config.progressInterval(), timers,
+                autoInstaller == null ? modules -> { } : autoInstaller::request);
+        this.executeCode = new ExecuteCodeTool(runner, config, codeMode);
+        this.packages = new PackageFolder(config.packagesDir());
+        this.installed = packages.modules();
+        RunPythonTool runPython = new RunPythonTool(runner, config, runPythonScripts);
+        ValidateCodeTool validate = new ValidateCodeTool(runner, codeMode);
+        this.entries = List.of(new Entry(executeCode.tool(json, installed), executeCode::call),
+                new Entry(runPython.tool(json), runPython::call),
+                new Entry(validate.tool(json), validate::call));
+    }
+
+    List<Entry> entries() {
+        return entries;
+    }
+
+    static String instructions(CodeMode codeMode) {
+        return "Run Python code safely with execute_code (structured result) or run_python (text);"
+                + " validate_code checks code without running it. Code runs in an isolated GraalPy interpreter"
+                + " without host file, network or process access; its files live in a private in-memory"
+                + " scratch directory." + (codeMode.enabled() ? " With execute_code, code can call the tools of"
+                + " other MCP servers through context.tools (see its description)." : "");
+    }
+
+    /**
+     * Starts the watches: {@code replace} gets a new {@code execute_code} whenever what it must say changes
+     * (an install while the server runs changes what code may import; code mode finds its tools after the
+     * server answers), and the transport's server tells clients with {@code notifications/tools/list_changed}
+     * where it can.
+     */
+    void watch(Consumer<Entry> replace) {
+        PackageWatch watch = new PackageWatch(packages, installed,
+                now -> replace.accept(new Entry(executeCode.tool(json, now), executeCode::call)));
+        timers.scheduleWithFixedDelay(watch, PACKAGE_CHECK_SECONDS, PACKAGE_CHECK_SECONDS, TimeUnit.SECONDS);
+        codeMode.onChange(() -> timers.execute(() -> {
+            try {
+                replace.accept(new Entry(executeCode.tool(json, watch.installed()), executeCode::call));
+            } catch (RuntimeException e) {
+                LoggerFactory.getLogger(ToolSet.class).warn("could not update the tool list: {}", e.toString());
+            }
+        }));
+    }
+
+    @Override
+    public void close() {
+        if (autoInstaller != null) {
+            autoInstaller.close();
+        }
+        timers.shutdownNow();
+    }
+}

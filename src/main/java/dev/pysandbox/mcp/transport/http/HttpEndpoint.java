@@ -1,0 +1,136 @@
+package dev.pysandbox.mcp.transport.http;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.time.Duration;
+import java.util.function.BooleanSupplier;
+
+import jakarta.servlet.http.HttpServlet;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+
+import org.eclipse.jetty.ee11.servlet.ServletContextHandler;
+import org.eclipse.jetty.ee11.servlet.ServletHolder;
+import org.eclipse.jetty.server.HttpConfiguration;
+import org.eclipse.jetty.server.HttpConnectionFactory;
+import org.eclipse.jetty.server.Server;
+import org.eclipse.jetty.server.ServerConnector;
+import org.eclipse.jetty.server.handler.GracefulHandler;
+import org.eclipse.jetty.util.thread.QueuedThreadPool;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import dev.pysandbox.config.HttpSettings;
+
+/**
+ * The HTTP server: embedded Jetty with the MCP endpoint and two probes, {@code /healthz} (the process
+ * serves) and {@code /readyz} (a worker is up and the server is not draining: what a load balancer and
+ * Kubernetes route on). {@link #drain} is the graceful stop: not ready, no new calls, calls in flight finish.
+ */
+public final class HttpEndpoint {
+    private static final Logger log = LoggerFactory.getLogger(HttpEndpoint.class);
+
+    private final Server server;
+    private final ServerConnector connector;
+    private final McpServlet mcp;
+    private final HttpSettings settings;
+
+    /**
+     * @param ready       whether the sandbox can run a call now (a worker is up)
+     * @param idleTimeout how long a connection may stay silent; longer than any call that answers in plain JSON
+     */
+    public HttpEndpoint(HttpSettings settings, McpServlet mcp, BooleanSupplier ready, Duration idleTimeout) {
+        this.settings = settings;
+        this.mcp = mcp;
+        QueuedThreadPool threads = new QueuedThreadPool(200, 4);
+        threads.setName("http");
+        this.server = new Server(threads);
+        HttpConfiguration http = new HttpConfiguration();
+        http.setSendServerVersion(false);
+        http.setSendXPoweredBy(false);
+        this.connector = new ServerConnector(server, new HttpConnectionFactory(http));
+        connector.setHost(settings.host());
+        connector.setPort(settings.port());
+        connector.setIdleTimeout(idleTimeout.toMillis());
+        server.addConnector(connector);
+        ServletContextHandler context = new ServletContextHandler();
+        context.setContextPath("/");
+        ServletHolder endpoint = new ServletHolder("mcp", mcp);
+        endpoint.setAsyncSupported(true);
+        context.addServlet(endpoint, settings.path());
+        context.addServlet(new ServletHolder("healthz", new Probe(() -> true)), "/healthz");
+        context.addServlet(new ServletHolder("readyz", new Probe(() -> !mcp.draining() && ready.getAsBoolean())), "/readyz");
+        // On stop, requests already in progress (answers being written) finish before connections close.
+        GracefulHandler graceful = new GracefulHandler();
+        graceful.setHandler(context);
+        server.setHandler(graceful);
+        server.setStopTimeout(10_000);
+    }
+
+    /** Listens; prints the bound address on stderr and writes the port to {@code http.port-file}. */
+    public void start() throws Exception {
+        server.start();
+        int port = connector.getLocalPort();
+        String host = settings.host().contains(":") ? "[" + settings.host() + "]" : settings.host();
+        System.err.println("python-sandbox-mcp: listening on http://" + host + ":" + port + settings.path());
+        log.info("serving MCP over HTTP on {}:{}{} ({})", settings.host(), port, settings.path(),
+                settings.tokens() == null ? "no authentication" : "bearer tokens from " + settings.tokens());
+        if (settings.portFile() != null) {
+            Path temporary = settings.portFile().resolveSibling(settings.portFile().getFileName() + ".tmp");
+            Files.writeString(temporary, Integer.toString(port), StandardCharsets.US_ASCII);
+            Files.move(temporary, settings.portFile(), StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+        }
+    }
+
+    public int port() {
+        return connector.getLocalPort();
+    }
+
+    /**
+     * The graceful stop: {@code /readyz} turns 503 and new calls are refused at once; calls in flight get up to
+     * {@code grace} to finish, then are stopped; then the server closes.
+     */
+    public void drain(Duration grace) throws InterruptedException {
+        mcp.drain();
+        long deadline = System.nanoTime() + grace.toNanos();
+        if (mcp.inFlight() > 0) {
+            log.info("draining: waiting for {} call(s) in flight", mcp.inFlight());
+        }
+        while (mcp.inFlight() > 0 && System.nanoTime() < deadline) {
+            Thread.sleep(100);
+        }
+        if (mcp.inFlight() > 0) {
+            log.warn("draining: {} call(s) still running after {}; stopping them", mcp.inFlight(), grace);
+            mcp.cancelAll();
+        }
+        try {
+            server.stop();
+        } catch (Exception e) {
+            log.warn("stopping the HTTP server: {}", e.toString());
+        }
+    }
+
+    public void join() throws InterruptedException {
+        server.join();
+    }
+
+    /** 200 or 503 as its condition says; plain text, for people and probes alike. */
+    private static final class Probe extends HttpServlet {
+        private final transient BooleanSupplier up;
+
+        Probe(BooleanSupplier up) {
+            this.up = up;
+        }
+
+        @Override
+        protected void doGet(HttpServletRequest request, HttpServletResponse response) throws IOException {
+            boolean ok = up.getAsBoolean();
+            response.setStatus(ok ? 200 : 503);
+            response.setContentType("text/plain");
+            response.getOutputStream().write((ok ? "ok\n" : "unavailable\n").getBytes(StandardCharsets.US_ASCII));
+        }
+    }
+}

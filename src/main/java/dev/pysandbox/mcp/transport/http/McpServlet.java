@@ -1,0 +1,440 @@
+package dev.pysandbox.mcp.transport.http;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executor;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import jakarta.servlet.AsyncContext;
+import jakarta.servlet.AsyncEvent;
+import jakarta.servlet.AsyncListener;
+import jakarta.servlet.http.HttpServlet;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import io.modelcontextprotocol.common.McpTransportContext;
+import io.modelcontextprotocol.json.McpJsonMapper;
+import io.modelcontextprotocol.server.McpStatelessServerHandler;
+import io.modelcontextprotocol.spec.McpSchema;
+import io.modelcontextprotocol.spec.McpStatelessServerTransport;
+import io.modelcontextprotocol.spec.ProtocolVersions;
+import reactor.core.publisher.Mono;
+
+import dev.pysandbox.config.HttpSettings;
+import dev.pysandbox.mcp.transport.ErrorReply;
+import dev.pysandbox.mcp.transport.LineDecoder;
+
+/**
+ * Stateless Streamable HTTP at the MCP endpoint, over the SDK's stateless server (which does the protocol and
+ * the schema checks). Ours rather than the SDK's servlet, which puts Java stack traces in error bodies, accepts
+ * any {@code MCP-Protocol-Version}, blocks a container thread per call and never notices a client leaving.
+ *
+ * <p>No {@code Mcp-Session-Id} is minted: any request may reach any replica, and sessions in the Python sense
+ * are the {@code session_id} argument, which the load balancer routes on. A {@code tools/call} runs on a
+ * thread of its own; when the client accepts event streams its answer is one, with keep-alive comments and
+ * progress notifications before the response. A client that disconnects cancels its call, as the 2026-07-28
+ * revision says; so does {@code notifications/cancelled} from the same principal.
+ */
+public final class McpServlet extends HttpServlet implements McpStatelessServerTransport {
+    private static final Logger log = LoggerFactory.getLogger(McpServlet.class);
+    static final String PROTOCOL_HEADER = "MCP-Protocol-Version";
+    private static final List<String> PROTOCOL_VERSIONS = List.of(ProtocolVersions.MCP_2025_03_26,
+            ProtocolVersions.MCP_2025_06_18, ProtocolVersions.MCP_2025_11_25);
+    private static final String CANCELLED = "notifications/cancelled";
+
+    /** One tool call in flight: its answer, and the thread running it once it runs. */
+    private static final class Running {
+        final CallResponse response;
+        private Thread thread;
+        private boolean stopped;
+        private boolean done;
+
+        Running(CallResponse response) {
+            this.response = response;
+        }
+
+        /** Called by the call's thread; false if the call was stopped before it began. */
+        synchronized boolean begin() {
+            thread = Thread.currentThread();
+            return !stopped;
+        }
+
+        /** Called by the call's thread when it is over; it is not interrupted after this returns. */
+        synchronized void end() {
+            done = true;
+            thread = null;
+        }
+
+        synchronized boolean done() {
+            return done;
+        }
+
+        /** Interrupts the call's thread (the sandbox then stops the code); false if it had already ended. */
+        synchronized boolean stop() {
+            if (done || stopped) {
+                return false;
+            }
+            stopped = true;
+            if (thread != null) {
+                thread.interrupt();
+            }
+            return true;
+        }
+    }
+
+    private final transient McpJsonMapper json;
+    private final transient HttpSettings settings;
+    private final transient BearerTokens tokens;
+    private final transient OriginCheck origins;
+    private final transient LineDecoder decoder;
+    private final transient Executor calls;
+    private final transient ScheduledExecutorService timers;
+    private final transient Semaphore slots;
+    private final transient Map<String, Running> running = new ConcurrentHashMap<>();
+    /** Calls whose exchange is not complete yet, answer included: what a graceful stop waits for. */
+    private final transient AtomicInteger open = new AtomicInteger();
+    private transient volatile McpStatelessServerHandler handler;
+    private volatile boolean draining;
+
+    /**
+     * @param tokens null for {@code http.auth=none}
+     * @param calls  runs tool calls; each blocks its thread for the call's duration
+     */
+    public McpServlet(McpJsonMapper json, HttpSettings settings, BearerTokens tokens, Executor calls,
+            ScheduledExecutorService timers) {
+        this.json = json;
+        this.settings = settings;
+        this.tokens = tokens;
+        this.origins = new OriginCheck(settings.allowedHosts(), settings.allowedOrigins());
+        this.decoder = new LineDecoder(json);
+        this.calls = calls;
+        this.timers = timers;
+        this.slots = new Semaphore(settings.maxInFlight());
+    }
+
+    @Override
+    public void setMcpHandler(McpStatelessServerHandler mcpHandler) {
+        this.handler = mcpHandler;
+    }
+
+    @Override
+    public List<String> protocolVersions() {
+        return PROTOCOL_VERSIONS;
+    }
+
+    /** Refuses new calls from now on; calls in flight go on (see {@link #inFlight()}). */
+    @Override
+    public Mono<Void> closeGracefully() {
+        return Mono.fromRunnable(() -> draining = true);
+    }
+
+    public void drain() {
+        draining = true;
+    }
+
+    public boolean draining() {
+        return draining;
+    }
+
+    /** Tool calls running now or still sending their answers. */
+    public int inFlight() {
+        return open.get();
+    }
+
+    /** Stops every call in flight (their clients get no answer). */
+    public void cancelAll() {
+        running.values().forEach(call -> stop(call, "server stopping"));
+    }
+
+    @Override
+    protected void doGet(HttpServletRequest request, HttpServletResponse response) throws IOException {
+        // Stateless: no server-initiated stream to open (the spec allows 405).
+        response.setHeader("Allow", "POST");
+        error(response, 405, ErrorReply.of(null, ErrorReply.INVALID_REQUEST,
+                "Method Not Allowed: this stateless server takes POST only", null));
+    }
+
+    @Override
+    protected void doDelete(HttpServletRequest request, HttpServletResponse response) throws IOException {
+        doGet(request, response);
+    }
+
+    @Override
+    protected void doPut(HttpServletRequest request, HttpServletResponse response) throws IOException {
+        doGet(request, response);
+    }
+
+    @Override
+    protected void doPost(HttpServletRequest request, HttpServletResponse response) throws IOException {
+        if (draining) {
+            response.setHeader("Retry-After", "1");
+            error(response, 503, ErrorReply.of(null, ErrorReply.INTERNAL_ERROR, "Server is shutting down; retry", null));
+            return;
+        }
+        int refused = origins.check(request.getHeader("Host"), request.getHeader("Origin"));
+        if (refused != OriginCheck.OK) {
+            error(response, refused, ErrorReply.of(null, ErrorReply.INVALID_REQUEST,
+                    refused == 421 ? "Misdirected Request: Host not allowed" : "Forbidden: Origin not allowed", null));
+            return;
+        }
+        Optional<String> principal = authenticate(request, response);
+        if (principal.isEmpty()) {
+            return;
+        }
+        String version = request.getHeader(PROTOCOL_HEADER);
+        if (version != null && !PROTOCOL_VERSIONS.contains(version.strip())) {
+            error(response, 400, ErrorReply.of(null, ErrorReply.INVALID_REQUEST, "Bad Request: unsupported "
+                    + PROTOCOL_HEADER + " '" + printable(version) + "'; supported: " + PROTOCOL_VERSIONS, null));
+            return;
+        }
+        String contentType = request.getContentType();
+        if (contentType != null && !contentType.toLowerCase().startsWith("application/json")) {
+            error(response, 415, ErrorReply.of(null, ErrorReply.INVALID_REQUEST,
+                    "Unsupported Media Type: send the JSON-RPC message as application/json", null));
+            return;
+        }
+        String accept = request.getHeader("Accept");
+        boolean acceptsEvents = accept != null && accept.contains("text/event-stream");
+        if (accept != null && !acceptsEvents && !accept.contains("application/json") && !accept.contains("*/*")) {
+            error(response, 406, ErrorReply.of(null, ErrorReply.INVALID_REQUEST,
+                    "Not Acceptable: the answer is application/json or text/event-stream", null));
+            return;
+        }
+        String body = readBody(request, response);
+        if (body == null) {
+            return;
+        }
+        switch (decoder.decode(body)) {
+            case LineDecoder.Blank blank -> error(response, 400,
+                    ErrorReply.of(null, ErrorReply.INVALID_REQUEST, "Invalid Request", "empty body"));
+            case LineDecoder.Rejected rejected -> error(response, 400, rejected.reply());
+            case LineDecoder.Accepted accepted -> dispatch(accepted.message(), principal.get(), acceptsEvents, request, response);
+        }
+    }
+
+    private Optional<String> authenticate(HttpServletRequest request, HttpServletResponse response) throws IOException {
+        if (tokens == null) {
+            return Optional.of(HttpCaller.ANONYMOUS);
+        }
+        String header = request.getHeader("Authorization");
+        String token = header != null && header.regionMatches(true, 0, "Bearer ", 0, 7) ? header.substring(7).strip() : null;
+        Optional<String> principal = token == null || token.isEmpty() ? Optional.empty() : tokens.principalFor(token);
+        if (principal.isEmpty()) {
+            response.setHeader("WWW-Authenticate", token == null
+                    ? "Bearer realm=\"python-sandbox-mcp\""
+                    : "Bearer realm=\"python-sandbox-mcp\", error=\"invalid_token\"");
+            // The token itself is never logged: only that one was refused, and from where.
+            log.info("refused a request from {}: {}", request.getRemoteAddr(), token == null ? "no bearer token" : "unknown token");
+            error(response, 401, ErrorReply.of(null, ErrorReply.INVALID_REQUEST,
+                    token == null ? "Unauthorized: send Authorization: Bearer <token>" : "Unauthorized: unknown token", null));
+        }
+        return principal;
+    }
+
+    private String readBody(HttpServletRequest request, HttpServletResponse response) throws IOException {
+        int limit = settings.maxRequestBytes();
+        if (request.getContentLengthLong() > limit) {
+            tooLarge(response, limit);
+            return null;
+        }
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        byte[] buffer = new byte[16 * 1024];
+        try (InputStream in = request.getInputStream()) {
+            for (int n; (n = in.read(buffer)) >= 0; ) {
+                if (bytes.size() + n > limit) {
+                    tooLarge(response, limit);
+                    return null;
+                }
+                bytes.write(buffer, 0, n);
+            }
+        }
+        return bytes.toString(StandardCharsets.UTF_8);
+    }
+
+    private void tooLarge(HttpServletResponse response, int limit) throws IOException {
+        // The rest of the body is not read: the connection cannot be used again.
+        response.setHeader("Connection", "close");
+        error(response, 413, ErrorReply.of(null, ErrorReply.INVALID_REQUEST,
+                "Request body larger than " + limit + " bytes (setting http.max-request-bytes)", null));
+    }
+
+    private void dispatch(McpSchema.JSONRPCMessage message, String principal, boolean acceptsEvents,
+            HttpServletRequest request, HttpServletResponse response) throws IOException {
+        switch (message) {
+            case McpSchema.JSONRPCNotification notification -> {
+                if (CANCELLED.equals(notification.method())) {
+                    cancel(principal, notification.params());
+                } else {
+                    handler.handleNotification(context(principal, (method, params) -> { }), notification).block();
+                }
+                response.setStatus(HttpServletResponse.SC_ACCEPTED);
+            }
+            case McpSchema.JSONRPCResponse ignored ->
+                // This server sends no requests, so a response answers nothing.
+                response.setStatus(HttpServletResponse.SC_ACCEPTED);
+            case McpSchema.JSONRPCRequest call when McpSchema.METHOD_TOOLS_CALL.equals(call.method()) ->
+                startCall(call, principal, acceptsEvents, request, response);
+            case McpSchema.JSONRPCRequest other -> {
+                // initialize, tools/list, ping: quick, answered on this thread.
+                McpSchema.JSONRPCResponse answer = handler.handleRequest(context(principal, (method, params) -> { }), other)
+                        .block();
+                byte[] bytes = json.writeValueAsBytes(answer);
+                response.setStatus(HttpServletResponse.SC_OK);
+                response.setContentType("application/json");
+                response.setCharacterEncoding("UTF-8");
+                response.setContentLength(bytes.length);
+                response.getOutputStream().write(bytes);
+            }
+            default -> error(response, 400, ErrorReply.of(null, ErrorReply.INVALID_REQUEST, "Invalid Request", null));
+        }
+    }
+
+    private void startCall(McpSchema.JSONRPCRequest call, String principal, boolean acceptsEvents,
+            HttpServletRequest request, HttpServletResponse response) throws IOException {
+        if (!slots.tryAcquire()) {
+            response.setHeader("Retry-After", "1");
+            error(response, 503, ErrorReply.of(call.id(), ErrorReply.INTERNAL_ERROR, "Server busy: "
+                    + settings.maxInFlight() + " calls in flight (setting http.max-in-flight); retry", null));
+            return;
+        }
+        String key = principal + "\u0000" + idKey(call.id());
+        open.incrementAndGet();
+        AsyncContext async = request.startAsync();
+        async.setTimeout(0);
+        CallResponse answer = new CallResponse(async, response, acceptsEvents);
+        McpTransportContext context = context(principal, (method, params) -> notify(answer, method, params));
+        Running self = new Running(answer);
+        // A duplicate id replaces the older entry: cancellation then reaches the newest call.
+        running.put(key, self);
+        calls.execute(() -> {
+            try {
+                if (self.begin()) {
+                    run(call, context, answer);
+                }
+            } finally {
+                self.end();
+                running.remove(key, self);
+                slots.release();
+                Thread.interrupted();
+            }
+        });
+        async.addListener(new AsyncListener() {
+            @Override
+            public void onComplete(AsyncEvent event) {
+                open.decrementAndGet();
+            }
+
+            @Override
+            public void onTimeout(AsyncEvent event) {
+                stop(self, "timed out");
+            }
+
+            @Override
+            public void onError(AsyncEvent event) {
+                stop(self, "client connection failed");
+            }
+
+            @Override
+            public void onStartAsync(AsyncEvent event) {
+            }
+        });
+        long every = settings.keepAlive().toMillis();
+        if (acceptsEvents && every > 0) {
+            // Throwing ends a fixed-rate task: that is how the ticks stop with the call.
+            timers.scheduleAtFixedRate(() -> {
+                if (self.done() || !answer.keepAlive()) {
+                    if (!self.done()) {
+                        stop(self, "client went away");
+                    }
+                    throw new java.util.concurrent.CancellationException("stream over");
+                }
+            }, every, every, TimeUnit.MILLISECONDS);
+        }
+    }
+
+    private void run(McpSchema.JSONRPCRequest call, McpTransportContext context, CallResponse answer) {
+        McpSchema.JSONRPCResponse reply;
+        try {
+            reply = handler.handleRequest(context, call).contextWrite(c -> c.put(McpTransportContext.KEY, context)).block();
+        } catch (RuntimeException e) {
+            if (Thread.currentThread().isInterrupted()) {
+                return;
+            }
+            log.warn("tools/call {} failed inside the server: {}", call.id(), e.toString());
+            reply = null;
+        }
+        if (Thread.currentThread().isInterrupted()) {
+            // Cancelled: whoever cancelled has ended the exchange, and the answer is for nobody.
+            return;
+        }
+        try {
+            byte[] bytes = reply != null ? json.writeValueAsBytes(reply)
+                    : json.writeValueAsBytes(ErrorReply.of(call.id(), ErrorReply.INTERNAL_ERROR, "Internal error", null));
+            answer.answer(bytes);
+        } catch (IOException e) {
+            log.warn("could not encode the answer to {}: {}", call.id(), e.toString());
+            answer.abandon();
+        }
+    }
+
+    private void notify(CallResponse answer, String method, Object params) {
+        if (!answer.events()) {
+            return;
+        }
+        try {
+            answer.notification(json.writeValueAsBytes(new McpSchema.JSONRPCNotification(McpSchema.JSONRPC_VERSION, method, params)));
+        } catch (IOException e) {
+            log.debug("notification {} not sent: {}", method, e.toString());
+        }
+    }
+
+    private void cancel(String principal, Object params) {
+        Object requestId = params instanceof Map<?, ?> map ? map.get("requestId") : null;
+        Running call = requestId == null ? null : running.get(principal + "\u0000" + idKey(requestId));
+        if (call != null) {
+            stop(call, "cancelled by the client");
+        }
+    }
+
+    private void stop(Running call, String why) {
+        if (call != null && call.stop()) {
+            log.info("stopping a tool call: {}", why);
+            call.response.abandon();
+        }
+    }
+
+    private McpTransportContext context(String principal, java.util.function.BiConsumer<String, Object> notifications) {
+        return McpTransportContext.create(Map.of(HttpCaller.CONTEXT_KEY, new HttpCaller(principal, notifications)));
+    }
+
+    private void error(HttpServletResponse response, int status, ErrorReply reply) throws IOException {
+        byte[] bytes = json.writeValueAsBytes(reply);
+        response.setStatus(status);
+        response.setContentType("application/json");
+        response.setCharacterEncoding("UTF-8");
+        response.setContentLength(bytes.length);
+        response.getOutputStream().write(bytes);
+    }
+
+    /** Jackson reads small integers as Integer and large ones as Long; 5 and 5L must meet. */
+    private static String idKey(Object id) {
+        return id instanceof Number n ? "n" + n.longValue() : "s" + id;
+    }
+
+    private static String printable(String text) {
+        String cut = text.length() > 40 ? text.substring(0, 40) + "..." : text;
+        return cut.replaceAll("[^\\x20-\\x7e]", "?");
+    }
+}

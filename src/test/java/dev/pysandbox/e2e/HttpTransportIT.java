@@ -1,0 +1,359 @@
+package dev.pysandbox.e2e;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.Socket;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.TestMethodOrder;
+
+import io.modelcontextprotocol.client.McpSyncClient;
+import io.modelcontextprotocol.json.McpJsonDefaults;
+import io.modelcontextprotocol.json.TypeRef;
+import io.modelcontextprotocol.spec.McpSchema.CallToolRequest;
+import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
+import io.modelcontextprotocol.spec.McpSchema.ProgressNotification;
+import io.modelcontextprotocol.spec.McpSchema.Tool;
+
+/**
+ * Remote mode end to end: the real server with {@code --transport=http} and bearer tokens, driven by the MCP
+ * Java SDK's Streamable HTTP client, and by raw HTTP for what a well-behaved client never sends. One server
+ * serves every test; the last one stops it with SIGTERM to watch it drain.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class HttpTransportIT {
+    private static final String ALICE = "alice-token-7f3a";
+    private static final String BOB = "bob-token-91c2";
+    private static final String TAG = "-Dpysandbox.it=http-transport";
+    private static final int MAX_REQUEST_BYTES = 200_000;
+
+    private HttpSandboxServer server;
+    private McpSyncClient alice;
+    private final List<ProgressNotification> progress = new CopyOnWriteArrayList<>();
+
+    @BeforeAll
+    void start() throws Exception {
+        server = HttpSandboxServer.start(Map.of("alice", ALICE, "bob", BOB), "--workers=2",
+                "--http.keepalive-seconds=1", "--progress.interval-seconds=1",
+                "--http.max-request-bytes=" + MAX_REQUEST_BYTES, "--worker.jvm-options=" + TAG);
+        alice = server.client(ALICE, spec -> spec.progressConsumer(progress::add));
+    }
+
+    @AfterAll
+    void stop() throws Exception {
+        if (alice != null) {
+            alice.closeGracefully();
+        }
+        server.close();
+    }
+
+    private static Map<String, Object> python(String code, Object... more) {
+        Map<String, Object> arguments = new java.util.HashMap<>(Map.of("language", "python", "code", code));
+        for (int i = 0; i < more.length; i += 2) {
+            arguments.put((String) more[i], more[i + 1]);
+        }
+        return arguments;
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Map<String, Object> structured(CallToolResult result) {
+        assertNotNull(result.structuredContent(), () -> "no structured content: " + result);
+        return (Map<String, Object>) result.structuredContent();
+    }
+
+    private static Map<String, Object> execute(McpSyncClient client, Map<String, Object> arguments) {
+        return structured(client.callTool(new CallToolRequest("execute_code", arguments)));
+    }
+
+    @Test
+    void bothToolsAnswerOverHttp() {
+        List<String> names = alice.listTools().tools().stream().map(Tool::name).toList();
+        assertTrue(names.containsAll(List.of("execute_code", "run_python", "validate_code")), names::toString);
+        Map<String, Object> result = execute(alice, python("print(6 * 7)"));
+        assertEquals("success", result.get("status"));
+        assertEquals("42\n", result.get("stdout"));
+        assertFalse(result.containsKey("session_new"), "a call without a session says nothing about one");
+        CallToolResult run = alice.callTool(new CallToolRequest("run_python", Map.of("code", "print('hi')")));
+        assertEquals("Stdout:\nhi\n\nStderr:\n", SandboxServer.text(run));
+    }
+
+    @Test
+    void sessionIdIsMarkedForLoadBalancersToRouteOn() {
+        Tool tool = alice.listTools().tools().stream().filter(t -> t.name().equals("execute_code")).findFirst().orElseThrow();
+        Map<?, ?> properties = (Map<?, ?>) tool.inputSchema().get("properties");
+        Map<?, ?> sessionId = (Map<?, ?>) properties.get("session_id");
+        assertEquals("Session-Id", sessionId.get("x-mcp-header"));
+    }
+
+    @Test
+    void aSessionSaysWhenItIsNewAndKeepsItsVariables() {
+        Map<String, Object> first = execute(alice, python("n = 41", "session_id", "counter"));
+        assertEquals(Boolean.TRUE, first.get("session_new"));
+        Map<String, Object> second = execute(alice, python("n += 1\nprint(n)", "session_id", "counter"));
+        assertEquals("42\n", second.get("stdout"));
+        assertEquals(Boolean.FALSE, second.get("session_new"));
+    }
+
+    /** Attack: one tenant names another tenant's session id to read its variables. */
+    @Test
+    void onePrincipalCannotReachAnothersSession() {
+        assertEquals("success", execute(alice, python("secret = 'alice-only'", "session_id", "shared")).get("status"));
+        McpSyncClient bob = server.client(BOB);
+        try {
+            Map<String, Object> stolen = execute(bob, python("print(secret)", "session_id", "shared"));
+            assertEquals("execution_error", stolen.get("status"), stolen::toString);
+            assertTrue(String.valueOf(stolen.get("stderr")).contains("NameError"), stolen::toString);
+            assertEquals(Boolean.TRUE, stolen.get("session_new"), "bob's 'shared' is a session of his own");
+            assertEquals("alice-only\n", execute(alice, python("print(secret)", "session_id", "shared")).get("stdout"));
+        } finally {
+            bob.closeGracefully();
+        }
+    }
+
+    @Test
+    void requestsWithoutAValidTokenAreRefusedWith401() throws Exception {
+        String list = "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/list\"}";
+        HttpResponse<String> none = server.post(list);
+        assertEquals(401, none.statusCode());
+        assertTrue(none.headers().firstValue("WWW-Authenticate").orElse("").startsWith("Bearer"), none.headers()::toString);
+        assertJsonRpcError(none.body());
+        HttpResponse<String> wrong = server.post(list, "Authorization", "Bearer " + ALICE + "x");
+        assertEquals(401, wrong.statusCode());
+        assertTrue(wrong.headers().firstValue("WWW-Authenticate").orElse("").contains("invalid_token"));
+        assertJsonRpcError(wrong.body());
+        assertThrows(RuntimeException.class, () -> server.client("not-a-token"));
+        assertTrue(server.log.stream().noneMatch(line -> line.contains(ALICE)), "a token must never be logged");
+    }
+
+    @Test
+    void badRequestsGetJsonRpcErrorsAndNoStackTraces() throws Exception {
+        String auth = "Bearer " + ALICE;
+        String ping = "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}";
+        expectError(server.post("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\"", "Authorization", auth), 400, -32700);
+        expectError(server.post("[" + ping + "]", "Authorization", auth), 400, -32600);
+        expectError(server.post("{\"jsonrpc\":\"1.0\",\"id\":1,\"method\":\"ping\"}", "Authorization", auth), 400, -32600);
+        expectError(server.post(ping, "Authorization", auth, "MCP-Protocol-Version", "1999-01-01"), 400, -32600);
+        // Refused on its Content-Length, before a byte of the body is read (a client that goes on sending a body
+        // the server will never read may see its connection reset instead).
+        expectError(raw("POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: " + auth + "\r\nContent-Type: application/json"
+                + "\r\nContent-Length: " + (MAX_REQUEST_BYTES + 1) + "\r\n\r\n"), 413, -32600);
+        // Without a Content-Length: refused once the bytes read pass the limit.
+        String chunk = "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\",\"params\":{\"pad\":\"" + "x".repeat(MAX_REQUEST_BYTES) + "\"}}";
+        expectError(raw("POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: " + auth + "\r\nContent-Type: application/json"
+                + "\r\nTransfer-Encoding: chunked\r\n\r\n" + Integer.toHexString(chunk.length()) + "\r\n" + chunk
+                + "\r\n0\r\n\r\n"), 413, -32600);
+        expectError(raw("GET /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\nAuthorization: " + auth + "\r\n\r\n"),
+                405, -32600);
+        expectError(raw("DELETE /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\nAuthorization: " + auth
+                + "\r\n\r\n"), 405, -32600);
+        // DNS rebinding: a page that reached the loopback server under another name, or from another site.
+        expectError(raw(postText(ping, "Host: evil.example.com", "Authorization: " + auth)), 421, -32600);
+        expectError(raw(postText(ping, "Host: 127.0.0.1", "Origin: http://evil.example.com", "Authorization: " + auth)),
+                403, -32600);
+        assertEquals(200, raw(postText(ping, "Host: localhost:" + server.port, "Origin: http://localhost:3000",
+                "Authorization: " + auth)).status());
+        // The server is still up and answering.
+        assertEquals("success", execute(alice, python("print(1)")).get("status"));
+    }
+
+    @Test
+    void scriptPathIsNotOfferedToRemoteCallers() {
+        CallToolResult result = alice.callTool(new CallToolRequest("run_python", Map.of("scriptPath", "bench/x.py")));
+        String text = SandboxServer.text(result);
+        assertTrue(text.startsWith("Error: scriptPath and workingDirectory name files of the server's host"), text);
+    }
+
+    @Test
+    void aCallWithAProgressTokenHearsProgressOnItsStream() {
+        Map<String, Object> result = structured(alice.callTool(CallToolRequest.builder("execute_code")
+                .arguments(python("import time\ntime.sleep(3)\nprint('slept')")).progressToken("http-progress").build()));
+        assertEquals("slept\n", result.get("stdout"));
+        List<ProgressNotification> heard = progress.stream().filter(p -> "http-progress".equals(p.progressToken())).toList();
+        assertFalse(heard.isEmpty(), "no progress notification for a 3 s call at a 1 s interval");
+    }
+
+    /** Proxies cut connections that stay silent; the event stream's keep-alive comments keep a long call's open. */
+    @Test
+    void aLongCallOutlivesAProxyThatCutsIdleConnections() throws Exception {
+        String sleeper = "{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"tools/call\",\"params\":{\"name\":\"execute_code\","
+                + "\"arguments\":{\"language\":\"python\",\"code\":\"import time\\ntime.sleep(8)\\nprint('awake')\"}}}";
+        try (IdleCuttingProxy proxy = new IdleCuttingProxy(server.port, Duration.ofSeconds(5))) {
+            // Control: answered in plain JSON, the call is silent for 8 s and the proxy cuts it.
+            RawResponse plain = raw(proxy.port(), postText(sleeper, "Host: 127.0.0.1", "Authorization: Bearer " + ALICE,
+                    "Accept: application/json"));
+            assertEquals(0, plain.status(), "the proxy should have cut a silent connection: " + plain.text());
+            // As an event stream it gets a comment every second, and the answer arrives.
+            RawResponse streamed = raw(proxy.port(), postText(sleeper, "Host: 127.0.0.1", "Authorization: Bearer " + ALICE,
+                    "Accept: application/json, text/event-stream"));
+            assertEquals(200, streamed.status(), streamed.text());
+            assertTrue(streamed.text().contains(": keep-alive"), streamed.text());
+            assertTrue(streamed.text().contains("awake"), streamed.text());
+        }
+    }
+
+    /** A client that gives up must not leave its code running: the session's next call would wait behind it. */
+    @Test
+    void aClientThatDisconnectsStopsItsCode() throws Exception {
+        String spin = "{\"jsonrpc\":\"2.0\",\"id\":8,\"method\":\"tools/call\",\"params\":{\"name\":\"execute_code\","
+                + "\"arguments\":{\"language\":\"python\",\"session_id\":\"spin\",\"timeout\":150,"
+                + "\"code\":\"print('spinning', flush=True)\\nwhile True:\\n    pass\"}}}";
+        try (Socket socket = new Socket(InetAddress.getLoopbackAddress(), server.port)) {
+            socket.setSoTimeout(60_000);
+            OutputStream out = socket.getOutputStream();
+            out.write(postText(spin, "Host: 127.0.0.1", "Authorization: Bearer " + ALICE,
+                    "Accept: application/json, text/event-stream").getBytes(StandardCharsets.UTF_8));
+            out.flush();
+            String head = readUntil(socket.getInputStream(), "\r\n\r\n");
+            assertTrue(head.startsWith("HTTP/1.1 200"), head);
+            Thread.sleep(2_000);
+        }
+        // The session's calls run one after another: this one can only start once the spinning one has stopped,
+        // which the 150 s timeout alone would do far later than this client waits.
+        McpSyncClient patient = server.client(ALICE, spec -> spec.requestTimeout(Duration.ofSeconds(60)));
+        try {
+            Map<String, Object> next = execute(patient, python("print('next')", "session_id", "spin"));
+            assertTrue("success".equals(next.get("status")) || String.valueOf(next.get("error_message")).contains("spin"),
+                    next::toString);
+        } finally {
+            patient.closeGracefully();
+        }
+        assertTrue(server.log.stream().anyMatch(line -> line.contains("stopping a tool call: client went away")));
+    }
+
+    @Test
+    @Order(Integer.MAX_VALUE)
+    void sigtermDrainsCallsInFlightThenStops() throws Exception {
+        CompletableFuture<Map<String, Object>> inFlight = CompletableFuture.supplyAsync(
+                () -> execute(alice, python("import time\ntime.sleep(5)\nprint('finished')")));
+        Thread.sleep(1_500);
+        // SIGTERM, keeping the pipes open to read the log (Process.destroy would close them).
+        server.process.toHandle().destroy();
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(3);
+        while (server.get("/readyz").statusCode() != 503) {
+            assertTrue(System.nanoTime() < deadline, "/readyz still 200 after SIGTERM");
+            Thread.sleep(50);
+        }
+        HttpResponse<String> refused = server.post("{\"jsonrpc\":\"2.0\",\"id\":9,\"method\":\"tools/list\"}",
+                "Authorization", "Bearer " + ALICE);
+        assertEquals(503, refused.statusCode());
+        assertJsonRpcError(refused.body());
+        Map<String, Object> finished;
+        try {
+            finished = inFlight.get(60, TimeUnit.SECONDS);
+        } catch (java.util.concurrent.TimeoutException e) {
+            throw new AssertionError("the call in flight got no answer; server log:\n" + String.join("\n", server.log));
+        }
+        assertEquals("finished\n", finished.get("stdout"), finished::toString);
+        assertTrue(server.process.waitFor(60, TimeUnit.SECONDS), "the server did not exit after draining");
+        long workersLeft = 0;
+        for (int i = 0; i < 50 && (workersLeft = SandboxServer.workersTagged(TAG).size()) > 0; i++) {
+            Thread.sleep(100);
+        }
+        assertEquals(0, workersLeft, "worker processes outlived the server");
+    }
+
+    // --- raw HTTP ---------------------------------------------------------------------------------------
+
+    record RawResponse(int status, String text) {
+    }
+
+    private static String postText(String body, String... headers) {
+        byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
+        StringBuilder request = new StringBuilder("POST /mcp HTTP/1.1\r\n");
+        boolean accept = false;
+        for (String header : headers) {
+            request.append(header).append("\r\n");
+            accept |= header.startsWith("Accept:");
+        }
+        if (!accept) {
+            request.append("Accept: application/json, text/event-stream\r\n");
+        }
+        request.append("Content-Type: application/json\r\nConnection: close\r\nContent-Length: ").append(bytes.length)
+                .append("\r\n\r\n").append(body);
+        return request.toString();
+    }
+
+    private RawResponse raw(String request) throws IOException {
+        return raw(server.port, request);
+    }
+
+    /** Sends one request on a fresh connection and reads until the server (or a proxy) closes it; status 0 if nothing came. */
+    private static RawResponse raw(int port, String request) throws IOException {
+        try (Socket socket = new Socket(InetAddress.getLoopbackAddress(), port)) {
+            socket.setSoTimeout(60_000);
+            socket.getOutputStream().write(request.getBytes(StandardCharsets.UTF_8));
+            socket.getOutputStream().flush();
+            ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+            try {
+                socket.getInputStream().transferTo(bytes);
+            } catch (IOException e) {
+                // reset by the proxy: whatever came before counts
+            }
+            String text = bytes.toString(StandardCharsets.UTF_8);
+            int status = text.startsWith("HTTP/1.1 ") ? Integer.parseInt(text.substring(9, 12)) : 0;
+            return new RawResponse(status, text);
+        }
+    }
+
+    private static String readUntil(InputStream in, String end) throws IOException {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        while (!bytes.toString(StandardCharsets.UTF_8).contains(end)) {
+            int b = in.read();
+            if (b < 0) {
+                break;
+            }
+            bytes.write(b);
+        }
+        return bytes.toString(StandardCharsets.UTF_8);
+    }
+
+    private static void expectError(RawResponse response, int status, int code) throws IOException {
+        assertEquals(status, response.status(), response.text());
+        String text = response.text();
+        expectErrorBody(text.substring(text.indexOf("\r\n\r\n") + 4), code);
+    }
+
+    private static void expectError(HttpResponse<String> response, int status, int code) throws IOException {
+        assertEquals(status, response.statusCode(), response.body());
+        expectErrorBody(response.body(), code);
+    }
+
+    private static void expectErrorBody(String body, int code) throws IOException {
+        Map<String, Object> error = assertJsonRpcError(body);
+        assertEquals(code, ((Number) error.get("code")).intValue(), body);
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Map<String, Object> assertJsonRpcError(String body) throws IOException {
+        assertFalse(body.contains("stackTrace") || body.contains("Exception") || body.contains("\tat "),
+                "an error body must not carry a stack trace: " + body);
+        Map<String, Object> message = McpJsonDefaults.getMapper().readValue(body, new TypeRef<Map<String, Object>>() {
+        });
+        assertEquals("2.0", message.get("jsonrpc"), body);
+        assertTrue(message.containsKey("id"), body);
+        return (Map<String, Object>) message.get("error");
+    }
+}
