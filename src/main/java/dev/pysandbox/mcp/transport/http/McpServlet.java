@@ -377,12 +377,14 @@ public final class McpServlet extends HttpServlet implements McpStatelessServerT
         }
         if (Thread.currentThread().isInterrupted()) {
             // Cancelled: whoever cancelled has ended the exchange, and the answer is for nobody.
+            log.debug("tools/call {} cancelled", call.id());
             return;
         }
         try {
             byte[] bytes = reply != null ? json.writeValueAsBytes(reply)
                     : json.writeValueAsBytes(ErrorReply.of(call.id(), ErrorReply.INTERNAL_ERROR, "Internal error", null));
-            answer.answer(bytes);
+            boolean sent = answer.answer(bytes);
+            log.debug("tools/call {} answered ({} bytes{})", call.id(), bytes.length, sent ? "" : ", client gone");
         } catch (IOException e) {
             log.warn("could not encode the answer to {}: {}", call.id(), e.toString());
             answer.abandon();
