@@ -21,6 +21,8 @@ import jakarta.servlet.http.HttpServlet;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
+
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -421,13 +423,20 @@ public final class McpServlet extends HttpServlet implements McpStatelessServerT
         return McpTransportContext.create(Map.of(HttpCaller.CONTEXT_KEY, new HttpCaller(principal, notifications)));
     }
 
+    /**
+     * An HTTP-level error as a JSON-RPC error response. Unlike stdio's, it leaves {@code id} out when it is
+     * unknown: the MCP schema allows no {@code null} id there.
+     */
     private void error(HttpServletResponse response, int status, ErrorReply reply) throws IOException {
-        byte[] bytes = json.writeValueAsBytes(reply);
+        byte[] bytes = json.writeValueAsBytes(new ErrorBody(reply.jsonrpc(), reply.id(), reply.error()));
         response.setStatus(status);
         response.setContentType("application/json");
         response.setCharacterEncoding("UTF-8");
         response.setContentLength(bytes.length);
         response.getOutputStream().write(bytes);
+    }
+
+    private record ErrorBody(String jsonrpc, @JsonInclude(JsonInclude.Include.NON_NULL) Object id, ErrorReply.Body error) {
     }
 
     /** Jackson reads small integers as Integer and large ones as Long; 5 and 5L must meet. */
