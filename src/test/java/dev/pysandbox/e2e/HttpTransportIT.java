@@ -243,6 +243,42 @@ class HttpTransportIT {
         assertTrue(server.log.stream().anyMatch(line -> line.contains("stopping a tool call: client went away")));
     }
 
+    /** notifications/cancelled stops a call; attack: another principal cancelling a call it does not own. */
+    @Test
+    void notificationsCancelledStopsOnlyTheSamePrincipalsCall() throws Exception {
+        String spin = "{\"jsonrpc\":\"2.0\",\"id\":77,\"method\":\"tools/call\",\"params\":{\"name\":\"execute_code\","
+                + "\"arguments\":{\"language\":\"python\",\"session_id\":\"cancel-me\",\"timeout\":150,"
+                + "\"code\":\"while True:\\n    pass\"}}}";
+        String cancel = "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/cancelled\",\"params\":{\"requestId\":77}}";
+        String stopped = "stopping a tool call: cancelled by the client";
+        long before = server.log.stream().filter(line -> line.contains(stopped)).count();
+        try (Socket socket = new Socket(InetAddress.getLoopbackAddress(), server.port)) {
+            socket.setSoTimeout(60_000);
+            socket.getOutputStream().write(postText(spin, "Host: 127.0.0.1", "Authorization: Bearer " + ALICE)
+                    .getBytes(StandardCharsets.UTF_8));
+            socket.getOutputStream().flush();
+            String head = readUntil(socket.getInputStream(), "\r\n\r\n");
+            assertTrue(head.startsWith("HTTP/1.1 200"), head);
+            assertEquals(202, server.post(cancel, "Authorization", "Bearer " + BOB).statusCode());
+            Thread.sleep(1_500);
+            assertEquals(before, server.log.stream().filter(line -> line.contains(stopped)).count(),
+                    "bob's cancellation stopped alice's call");
+            assertEquals(202, server.post(cancel, "Authorization", "Bearer " + ALICE).statusCode());
+            ByteArrayOutputStream rest = new ByteArrayOutputStream();
+            socket.getInputStream().transferTo(rest);
+            assertFalse(rest.toString(StandardCharsets.UTF_8).contains("\"id\":77"), "a cancelled call got an answer: " + rest);
+        }
+        McpSyncClient patient = server.client(ALICE, spec -> spec.requestTimeout(Duration.ofSeconds(60)));
+        try {
+            Map<String, Object> next = execute(patient, python("print('next')", "session_id", "cancel-me"));
+            assertTrue("success".equals(next.get("status")) || String.valueOf(next.get("error_message")).contains("cancel-me"),
+                    next::toString);
+        } finally {
+            patient.closeGracefully();
+        }
+        assertEquals(before + 1, server.log.stream().filter(line -> line.contains(stopped)).count());
+    }
+
     @Test
     @Order(Integer.MAX_VALUE)
     void sigtermDrainsCallsInFlightThenStops() throws Exception {
