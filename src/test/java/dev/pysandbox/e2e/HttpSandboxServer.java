@@ -141,16 +141,6 @@ final class HttpSandboxServer implements AutoCloseable {
         return http.send(request.build(), HttpResponse.BodyHandlers.ofString());
     }
 
-    /** Sends SIGTERM and waits for the process to end; returns its exit code. */
-    int terminate(Duration wait) throws InterruptedException {
-        process.toHandle().destroy();
-        if (!process.waitFor(wait.toMillis(), TimeUnit.MILLISECONDS)) {
-            process.destroyForcibly();
-            throw new AssertionError("the server did not stop within " + wait);
-        }
-        return process.exitValue();
-    }
-
     @Override
     public void close() throws InterruptedException {
         if (process.isAlive()) {
