@@ -232,14 +232,7 @@ class HttpTransportIT {
         }
         // The session's calls run one after another: this one can only start once the spinning one has stopped,
         // which the 150 s timeout alone would do far later than this client waits.
-        McpSyncClient patient = server.client(ALICE, spec -> spec.requestTimeout(Duration.ofSeconds(60)));
-        try {
-            Map<String, Object> next = execute(patient, python("print('next')", "session_id", "spin"));
-            assertTrue("success".equals(next.get("status")) || String.valueOf(next.get("error_message")).contains("spin"),
-                    next::toString);
-        } finally {
-            patient.closeGracefully();
-        }
+        assertSessionFreed("spin");
         assertTrue(server.log.stream().anyMatch(line -> line.contains("stopping a tool call: client went away")));
     }
 
@@ -268,14 +261,7 @@ class HttpTransportIT {
             socket.getInputStream().transferTo(rest);
             assertFalse(rest.toString(StandardCharsets.UTF_8).contains("\"id\":77"), "a cancelled call got an answer: " + rest);
         }
-        McpSyncClient patient = server.client(ALICE, spec -> spec.requestTimeout(Duration.ofSeconds(60)));
-        try {
-            Map<String, Object> next = execute(patient, python("print('next')", "session_id", "cancel-me"));
-            assertTrue("success".equals(next.get("status")) || String.valueOf(next.get("error_message")).contains("cancel-me"),
-                    next::toString);
-        } finally {
-            patient.closeGracefully();
-        }
+        assertSessionFreed("cancel-me");
         assertEquals(before + 1, server.log.stream().filter(line -> line.contains(stopped)).count());
     }
 
@@ -320,6 +306,21 @@ class HttpTransportIT {
             Thread.sleep(100);
         }
         assertEquals(0, workersLeft, "worker processes outlived the server");
+    }
+
+    /**
+     * The session's calls run one after another: a next call answers within this client's 60 s only if the
+     * stopped one (150 s timeout) really stopped. Its session may survive, or be reported lost with its worker.
+     */
+    private void assertSessionFreed(String sessionId) {
+        McpSyncClient patient = server.client(ALICE, spec -> spec.requestTimeout(Duration.ofSeconds(60)));
+        try {
+            Map<String, Object> next = execute(patient, python("print('next')", "session_id", sessionId));
+            assertTrue("success".equals(next.get("status")) || String.valueOf(next.get("error_message")).contains(sessionId),
+                    next::toString);
+        } finally {
+            patient.closeGracefully();
+        }
     }
 
     // --- raw HTTP ---------------------------------------------------------------------------------------
