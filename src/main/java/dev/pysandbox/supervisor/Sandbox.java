@@ -96,9 +96,12 @@ public final class Sandbox implements AutoCloseable {
         }
     }
 
-    /** Whether a worker is up, so that a call would run rather than wait for one to start (readiness probes). */
+    /**
+     * Whether calls are served (readiness probes): a worker is up, or one that was up is being replaced. False
+     * before the first worker starts and while no slot can start one.
+     */
     public boolean ready() {
-        return pool.anyReady();
+        return pool.serving();
     }
 
     /**

@@ -43,6 +43,8 @@ final class WorkerPool implements AutoCloseable {
     private final WorkerProcess[] slots;
     private final int[] generations;
     private final long[] restartDelays;
+    /** Slots that have had a worker ready: their later replacements are routine, not a failure to start. */
+    private final boolean[] upOnce;
     private final Set<WorkerProcess> idle = new LinkedHashSet<>();
     /** The next slot to start for the first time; see {@link #startNext()}. */
     private int neverStarted;
@@ -60,6 +62,7 @@ final class WorkerPool implements AutoCloseable {
         this.slots = new WorkerProcess[size];
         this.generations = new int[size];
         this.restartDelays = new long[size];
+        this.upOnce = new boolean[size];
     }
 
     /** Starts the slots' workers in the background, one after another, and returns at once. */
@@ -136,10 +139,19 @@ final class WorkerPool implements AutoCloseable {
         }
     }
 
-    /** Whether some worker has started and not gone (it may be busy): the pool can serve calls. */
-    synchronized boolean anyReady() {
-        for (WorkerProcess worker : slots) {
-            if (worker != null && worker.isReady()) {
+    /**
+     * Whether the pool serves calls: some slot has a worker up, or is replacing one that was up and has not
+     * since failed to start. A routine replacement (a crash, a runaway call, {@code worker.max-calls}) takes
+     * seconds and the next call just waits for it, so a load balancer should not take the replica out for it;
+     * a slot whose worker cannot start does not count until one starts.
+     */
+    synchronized boolean serving() {
+        if (closed) {
+            return false;
+        }
+        for (int slot = 0; slot < slots.length; slot++) {
+            WorkerProcess worker = slots[slot];
+            if (worker != null && worker.isReady() || upOnce[slot] && restartDelays[slot] == 0) {
                 return true;
             }
         }
@@ -198,6 +210,7 @@ final class WorkerPool implements AutoCloseable {
     private void onReady(int slot, WorkerProcess worker) {
         synchronized (this) {
             restartDelays[slot] = 0;
+            upOnce[slot] = true;
             if (closed) {
                 worker.stop();
                 return;

@@ -27,7 +27,7 @@ import dev.pysandbox.config.HttpSettings;
 
 /**
  * The HTTP server: embedded Jetty with the MCP endpoint and two probes, {@code /healthz} (the process
- * serves) and {@code /readyz} (a worker is up and the server is not draining: what a load balancer and
+ * serves) and {@code /readyz} (calls are served and the server is not draining: what a load balancer and
  * Kubernetes route on). {@link #drain} is the graceful stop: not ready, no new calls, calls in flight finish.
  */
 public final class HttpEndpoint {
@@ -39,7 +39,7 @@ public final class HttpEndpoint {
     private final HttpSettings settings;
 
     /**
-     * @param ready       whether the sandbox can run a call now (a worker is up)
+     * @param ready       whether the sandbox serves calls (a worker is up, or one that was is being replaced)
      * @param idleTimeout how long a connection may stay silent; longer than any call that answers in plain JSON
      */
     public HttpEndpoint(HttpSettings settings, McpServlet mcp, BooleanSupplier ready, Duration idleTimeout) {
