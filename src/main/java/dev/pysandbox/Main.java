@@ -123,7 +123,7 @@ public final class Main {
 
     static Sandbox.Settings sandboxSettings(ServerConfig config) {
         return new Sandbox.Settings(config.workers(), config.maxCallsPerWorker(), config.workerStartup(),
-                config.killGrace(), config.maxSessions(), config.sessionIdleTimeout());
+                config.killGrace(), config.maxSessions(), config.sessionsPerWorker(), config.sessionIdleTimeout());
     }
 
     private static void setLogLevel(String level) {

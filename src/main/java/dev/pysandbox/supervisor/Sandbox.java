@@ -31,7 +31,7 @@ public final class Sandbox implements AutoCloseable {
 
     /** Limits of the execution core, from configuration. */
     public record Settings(int workers, int maxCallsPerWorker, Duration workerStartup, Duration killGrace,
-            int maxSessions, Duration sessionIdleTimeout) {
+            int maxSessions, int sessionsPerWorker, Duration sessionIdleTimeout) {
     }
 
     private final Settings settings;
@@ -60,8 +60,8 @@ public final class Sandbox implements AutoCloseable {
             thread.setDaemon(true);
             return thread;
         });
-        this.sessions = new SessionRegistry(settings.maxSessions(), settings.sessionIdleTimeout(), WorkerProcess::closeSession,
-                this::publish);
+        this.sessions = new SessionRegistry(settings.maxSessions(), settings.sessionsPerWorker(), settings.sessionIdleTimeout(),
+                WorkerProcess::closeSession, this::publish);
         // A call that waits for a context (cold worker) is bounded by the worker start-up limit, not its timeout.
         this.pool = new WorkerPool(settings.workers(), settings.maxCallsPerWorker(), launcher, timers, settings.killGrace(), settings.workerStartup(),
                 sessions::workerGone, this::publish);
@@ -162,7 +162,7 @@ public final class Sandbox implements AutoCloseable {
         // behind a load balancer is how a session moved to another replica shows.
         boolean started = session != null && session.worker == null;
         if (started) {
-            session.worker = worker;
+            sessions.bind(session, worker);
         }
         phases.accept(CallPhase.RUNNING);
         long id = callIds.incrementAndGet();

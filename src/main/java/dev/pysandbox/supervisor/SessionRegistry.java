@@ -14,7 +14,8 @@ import dev.pysandbox.execution.Notice;
 
 /**
  * Sessions: a client-chosen id whose Python context (variables, imports) lives on in one worker between
- * calls. Sessions are capped in number (least recently used goes first) and expire when idle. An id that
+ * calls. Sessions are capped in number, in all and per worker (least recently used goes first), and expire
+ * when idle. An id that
  * ended is remembered for a while, so that the next call with it is told what happened instead of silently
  * running in an empty context.
  */
@@ -51,6 +52,7 @@ final class SessionRegistry {
 
     private long serials;
     private final int maxSessions;
+    private final int perWorker;
     private final Duration idleTimeout;
     /** Close a session's context in its worker: (worker, session id). */
     private final BiConsumer<WorkerProcess, String> closer;
@@ -64,9 +66,10 @@ final class SessionRegistry {
         }
     };
 
-    SessionRegistry(int maxSessions, Duration idleTimeout, BiConsumer<WorkerProcess, String> closer,
+    SessionRegistry(int maxSessions, int perWorker, Duration idleTimeout, BiConsumer<WorkerProcess, String> closer,
             Consumer<Notice> notices) {
         this.maxSessions = maxSessions;
+        this.perWorker = perWorker;
         this.idleTimeout = idleTimeout;
         this.closer = closer;
         this.notices = notices;
@@ -100,6 +103,37 @@ final class SessionRegistry {
         evicted.forEach(this::closeInWorker);
         evicted.forEach(closed -> notices.accept(Notice.info(ended(closed.id, evictionReason()))));
         return session;
+    }
+
+    /**
+     * Binds a new session to the worker its first call runs on. If that worker already holds
+     * {@code sessions.per-worker} sessions, its least recently used idle ones are closed first: each session's
+     * interpreter lives in the worker's heap, and a worker that runs out of it fails the call it serves and
+     * loses every session it holds.
+     */
+    void bind(Session session, WorkerProcess worker) {
+        List<Session> evicted = new ArrayList<>();
+        synchronized (this) {
+            session.worker = worker;
+            int held = 0;
+            for (Session s : sessions.values()) {
+                if (s.worker == worker) {
+                    held++;
+                }
+            }
+            Iterator<Session> lru = sessions.values().iterator();
+            while (held > perWorker && lru.hasNext()) {
+                Session candidate = lru.next();
+                if (candidate != session && candidate.worker == worker && !candidate.lock.isLocked()) {
+                    lru.remove();
+                    endings.put(candidate.id, fullWorkerReason());
+                    evicted.add(candidate);
+                    held--;
+                }
+            }
+        }
+        evicted.forEach(this::closeInWorker);
+        evicted.forEach(closed -> notices.accept(Notice.info(ended(closed.id, fullWorkerReason()))));
     }
 
     /** Whether this session is still the live one for its id (it may have been evicted while unlocked). */
@@ -170,6 +204,11 @@ final class SessionRegistry {
 
     private String evictionReason() {
         return "was closed because more than " + maxSessions + " sessions were open and it was the least recently used.";
+    }
+
+    private String fullWorkerReason() {
+        return "was closed because its worker held " + perWorker + " sessions (sessions.per-worker, which follows"
+                + " worker.heap) and it was the least recently used there.";
     }
 
     private String expiryReason() {

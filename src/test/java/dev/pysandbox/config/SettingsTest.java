@@ -51,6 +51,19 @@ class SettingsTest {
         assertEquals(7, config.maxSessions());
     }
 
+    /** Idle sessions fill a worker's heap (about 5 MB each, measured): the per-worker cap follows worker.heap. */
+    @Test
+    void sessionsPerWorkerFollowsTheHeapUnlessSet() throws Exception {
+        assertEquals(58, ServerConfig.from(Settings.defaults()).sessionsPerWorker(), "the default 512m heap");
+        assertEquals(16, ServerConfig.from(Settings.defaults().with("worker.heap", "256m", "test")).sessionsPerWorker());
+        assertEquals(1, ServerConfig.from(Settings.defaults().with("worker.heap", "128m", "test")).sessionsPerWorker());
+        assertEquals(7, ServerConfig.from(Settings.defaults().with("sessions.per-worker", "7", "test")).sessionsPerWorker());
+        String message = assertThrows(ConfigException.class, () -> ServerConfig.from(
+                Settings.defaults().with("sessions.per-worker", "many", "test"))).getMessage();
+        assertTrue(message.contains("sessions.per-worker"), message);
+        assertThrows(ConfigException.class, () -> ServerConfig.from(Settings.defaults().with("sessions.per-worker", "0", "test")));
+    }
+
     @Test
     void thePackageFolderMayNotLieInsideTheWorkersWritableCache() throws Exception {
         // Workers may write their resource cache: a package folder inside it could be changed by a worker and
