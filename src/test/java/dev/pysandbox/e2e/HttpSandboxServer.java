@@ -111,7 +111,12 @@ final class HttpSandboxServer implements AutoCloseable {
     }
 
     McpSyncClient client(String token, UnaryOperator<McpClient.SyncSpec> spec) {
-        HttpClientStreamableHttpTransport transport = HttpClientStreamableHttpTransport.builder(url(""))
+        return client(port, token, spec);
+    }
+
+    /** A client of the server reached through {@code viaPort} (a proxy in front of it). */
+    McpSyncClient client(int viaPort, String token, UnaryOperator<McpClient.SyncSpec> spec) {
+        HttpClientStreamableHttpTransport transport = HttpClientStreamableHttpTransport.builder("http://127.0.0.1:" + viaPort)
                 .endpoint("/mcp")
                 .httpRequestCustomizer((builder, method, uri, body, context) -> {
                     if (token != null) {
