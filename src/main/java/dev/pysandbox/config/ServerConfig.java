@@ -7,6 +7,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
+import java.util.function.IntSupplier;
 
 import dev.pysandbox.files.FileLimits;
 import dev.pysandbox.worker.ImportPolicy;
@@ -221,23 +222,14 @@ public record ServerConfig(
     }
 
     private static int workers(String raw, String heap, boolean jit) throws ConfigException {
-        if (!raw.equalsIgnoreCase("auto")) {
-            try {
-                int n = Integer.parseInt(raw);
-                if (n >= 1 && n <= 64) {
-                    return n;
-                }
-            } catch (NumberFormatException ignored) {
-                // fall through to the message
-            }
-            throw new ConfigException("workers must be 'auto' or a number from 1 to 64, not '" + raw + "'");
-        }
-        int cores = Runtime.getRuntime().availableProcessors();
-        // The heap, the JIT compiler's headroom on top of it and ~300 MB outside the heap.
-        long perWorker = heapBytes(heap) + ((jit ? JIT_HEADROOM_MB : 0) + 300L) * 1024 * 1024;
-        long memory = totalMemoryBytes();
-        int byMemory = memory <= 0 ? cores : (int) Math.max(1, (memory / 2) / perWorker);
-        return Math.max(1, Math.min(cores, byMemory));
+        return autoOrNumber("workers", raw, 64, () -> {
+            int cores = Runtime.getRuntime().availableProcessors();
+            // The heap, the JIT compiler's headroom on top of it and ~300 MB outside the heap.
+            long perWorker = heapBytes(heap) + ((jit ? JIT_HEADROOM_MB : 0) + 300L) * 1024 * 1024;
+            long memory = totalMemoryBytes();
+            int byMemory = memory <= 0 ? cores : (int) Math.max(1, (memory / 2) / perWorker);
+            return Math.max(1, Math.min(cores, byMemory));
+        });
     }
 
     /**
@@ -246,19 +238,25 @@ public record ServerConfig(
      * about 135 MB; the margins leave room for the call that runs and for sessions holding some data.
      */
     static int sessionsPerWorker(String raw, String heap) throws ConfigException {
+        return autoOrNumber("sessions.per-worker", raw, 100_000,
+                () -> (int) Math.clamp((heapBytes(heap) / (1024 * 1024) - 160) / 6, 1, 100_000));
+    }
+
+    /** A key whose value is {@code auto} (then {@code auto} computes it) or a number from 1 to {@code max}. */
+    private static int autoOrNumber(String key, String raw, int max, IntSupplier auto)
+            throws ConfigException {
         if (raw.equalsIgnoreCase("auto")) {
-            long mb = heapBytes(heap) / (1024 * 1024);
-            return (int) Math.clamp((mb - 160) / 6, 1, 100_000);
+            return auto.getAsInt();
         }
         try {
             int n = Integer.parseInt(raw);
-            if (n >= 1 && n <= 100_000) {
+            if (n >= 1 && n <= max) {
                 return n;
             }
         } catch (NumberFormatException ignored) {
             // fall through to the message
         }
-        throw new ConfigException("sessions.per-worker must be 'auto' or a number from 1 to 100000, not '" + raw + "'");
+        throw new ConfigException(key + " must be 'auto' or a number from 1 to " + max + ", not '" + raw + "'");
     }
 
     public static long heapBytes(String heap) {

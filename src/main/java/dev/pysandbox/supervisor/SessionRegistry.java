@@ -15,9 +15,8 @@ import dev.pysandbox.execution.Notice;
 /**
  * Sessions: a client-chosen id whose Python context (variables, imports) lives on in one worker between
  * calls. Sessions are capped in number, in all and per worker (least recently used goes first), and expire
- * when idle. An id that
- * ended is remembered for a while, so that the next call with it is told what happened instead of silently
- * running in an empty context.
+ * when idle. An id that ended is remembered for a while, so that the next call with it is told what happened
+ * instead of silently running in an empty context.
  */
 final class SessionRegistry {
     private static final int REMEMBERED_ENDINGS = 1024;
