@@ -328,8 +328,8 @@ class HttpTransportIT {
     void sigtermDrainsCallsInFlightThenStops() throws Exception {
         // Alice's client has made calls before: the answer must reach a client on a connection it reuses.
         // A thread of its own: on two cores the common pool has one thread, and an SDK HTTP client call made
-        // from that thread never completes, drain or not (reproduced 5 times in 5: it blocks the pool that some
-        // step of the client's own response handling waits for).
+        // from that thread never completed, drain or not (5 tries in 5; which step of the client waits for
+        // that pool was not found).
         CompletableFuture<Map<String, Object>> inFlight = new CompletableFuture<>();
         Thread caller = new Thread(() -> {
             try {
