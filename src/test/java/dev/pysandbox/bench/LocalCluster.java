@@ -30,18 +30,14 @@ import io.modelcontextprotocol.client.transport.HttpClientStreamableHttpTranspor
  */
 public final class LocalCluster implements AutoCloseable {
     private final Process process;
-    private final Path directory;
     private final Properties env;
     private final String token;
-    private final File output;
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
-    private LocalCluster(Process process, Path directory, Properties env, String token, File output) {
+    private LocalCluster(Process process, Properties env, String token) {
         this.process = process;
-        this.directory = directory;
         this.env = env;
         this.token = token;
-        this.output = output;
     }
 
     /**
@@ -95,7 +91,7 @@ public final class LocalCluster implements AutoCloseable {
             properties.load(in);
         }
         String token = Files.readString(Path.of(properties.getProperty("TOKEN_FILE"))).strip();
-        return new LocalCluster(process, directory, properties, token, output);
+        return new LocalCluster(process, properties, token);
     }
 
     private static int freePort() throws IOException {
@@ -114,16 +110,8 @@ public final class LocalCluster implements AutoCloseable {
         return "http://127.0.0.1:" + env.getProperty("r" + k + "_PORT");
     }
 
-    public int replicas() {
-        return Integer.parseInt(env.getProperty("REPLICAS"));
-    }
-
     public String haproxyVersion() {
         return env.getProperty("HAPROXY_VERSION");
-    }
-
-    public Path directory() {
-        return directory;
     }
 
     /** SIGKILL to replica rK's server process (bubblewrap takes its workers with it). */
@@ -155,14 +143,8 @@ public final class LocalCluster implements AutoCloseable {
      * calls that carry the id in the body only, provided HAProxy can read it there.
      */
     public String replicaOf(String sessionId) throws IOException, InterruptedException {
-        HttpResponse<String> response = http.send(HttpRequest.newBuilder(URI.create(url() + "/mcp"))
-                .timeout(Duration.ofSeconds(30))
-                .header("Content-Type", "application/json")
-                .header("Accept", "application/json, text/event-stream")
-                .header("Authorization", "Bearer " + token)
-                .header("Mcp-Param-Session-Id", sessionId)
-                .POST(HttpRequest.BodyPublishers.ofString("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}"))
-                .build(), HttpResponse.BodyHandlers.ofString());
+        HttpResponse<String> response = postThroughHaproxy("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}",
+                "Mcp-Param-Session-Id", sessionId);
         if (response.statusCode() != 200) {
             throw new IOException("ping for " + sessionId + " answered " + response.statusCode() + ": " + response.body());
         }
@@ -178,14 +160,22 @@ public final class LocalCluster implements AutoCloseable {
     public String replicaOfBody(String sessionId, int padBytes) throws IOException, InterruptedException {
         String body = "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\",\"params\":{\"arguments\":{\"code\":\""
                 + "#".repeat(padBytes) + "\",\"session_id\":\"" + sessionId + "\"}}}";
-        HttpResponse<String> response = http.send(HttpRequest.newBuilder(URI.create(url() + "/mcp"))
+        HttpResponse<String> response = postThroughHaproxy(body);
+        return response.headers().firstValue("X-Sandbox-Replica").orElse("none (HTTP " + response.statusCode() + ")");
+    }
+
+    /** A POST to the MCP endpoint through HAProxy with this cluster's token, plus {@code headers} (name, value, ...). */
+    private HttpResponse<String> postThroughHaproxy(String body, String... headers) throws IOException, InterruptedException {
+        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(url() + "/mcp"))
                 .timeout(Duration.ofSeconds(30))
                 .header("Content-Type", "application/json")
                 .header("Accept", "application/json, text/event-stream")
                 .header("Authorization", "Bearer " + token)
-                .POST(HttpRequest.BodyPublishers.ofString(body))
-                .build(), HttpResponse.BodyHandlers.ofString());
-        return response.headers().firstValue("X-Sandbox-Replica").orElse("none (HTTP " + response.statusCode() + ")");
+                .POST(HttpRequest.BodyPublishers.ofString(body));
+        for (int i = 0; i < headers.length; i += 2) {
+            request.header(headers[i], headers[i + 1]);
+        }
+        return http.send(request.build(), HttpResponse.BodyHandlers.ofString());
     }
 
     /** Requests HAProxy sent to each replica (rK) through {@code backend} (by_session or any), from its stats CSV. */
@@ -201,11 +191,6 @@ public final class LocalCluster implements AutoCloseable {
         return counts;
     }
 
-    /** Replica rK's log (the server's stderr). */
-    public String replicaLog(int k) throws IOException {
-        return Files.readString(directory.resolve("r" + k + ".log"));
-    }
-
     /** Stops the cluster as an operator's Ctrl-C would (SIGTERM to bin/cluster-local), and waits for it. */
     @Override
     public void close() throws InterruptedException {
@@ -216,10 +201,5 @@ public final class LocalCluster implements AutoCloseable {
                 process.destroyForcibly();
             }
         }
-    }
-
-    /** What bin/cluster-local printed (its stdout and stderr). */
-    public String output() throws IOException {
-        return Files.readString(output.toPath());
     }
 }
