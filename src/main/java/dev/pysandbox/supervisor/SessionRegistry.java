@@ -9,6 +9,7 @@ import java.util.Map;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.BiConsumer;
 import java.util.function.Consumer;
+import java.util.function.Predicate;
 
 import dev.pysandbox.execution.Notice;
 
@@ -76,7 +77,7 @@ final class SessionRegistry {
 
     /** The live session with this id, or a new one; evicts the least recently used idle session if full. */
     Session open(String id) throws SessionEndedException {
-        List<Session> evicted = new ArrayList<>();
+        List<Session> evicted = List.of();
         Session session;
         synchronized (this) {
             String ending = endings.remove(id);
@@ -87,20 +88,11 @@ final class SessionRegistry {
             if (session == null) {
                 session = new Session(id, ++serials);
                 sessions.put(id, session);
-                Iterator<Session> lru = sessions.values().iterator();
-                while (sessions.size() > maxSessions && lru.hasNext()) {
-                    Session candidate = lru.next();
-                    if (candidate != session && !candidate.lock.isLocked()) {
-                        lru.remove();
-                        endings.put(candidate.id, evictionReason());
-                        evicted.add(candidate);
-                    }
-                }
+                evicted = evictLeastRecentlyUsed(session, any -> true, sessions.size() - maxSessions, evictionReason());
             }
             session.lastUsedNanos = System.nanoTime();
         }
-        evicted.forEach(this::closeInWorker);
-        evicted.forEach(closed -> notices.accept(Notice.info(ended(closed.id, evictionReason()))));
+        closeEnded(evicted, evictionReason());
         return session;
     }
 
@@ -111,28 +103,37 @@ final class SessionRegistry {
      * loses every session it holds.
      */
     void bind(Session session, WorkerProcess worker) {
-        List<Session> evicted = new ArrayList<>();
+        List<Session> evicted;
         synchronized (this) {
             session.worker = worker;
-            int held = 0;
-            for (Session s : sessions.values()) {
-                if (s.worker == worker) {
-                    held++;
-                }
-            }
-            Iterator<Session> lru = sessions.values().iterator();
-            while (held > perWorker && lru.hasNext()) {
-                Session candidate = lru.next();
-                if (candidate != session && candidate.worker == worker && !candidate.lock.isLocked()) {
-                    lru.remove();
-                    endings.put(candidate.id, fullWorkerReason());
-                    evicted.add(candidate);
-                    held--;
-                }
+            long held = sessions.values().stream().filter(s -> s.worker == worker).count();
+            evicted = evictLeastRecentlyUsed(session, s -> s.worker == worker, (int) (held - perWorker), fullWorkerReason());
+        }
+        closeEnded(evicted, fullWorkerReason());
+    }
+
+    /**
+     * Under the lock: removes up to {@code excess} sessions that {@code among} accepts, least recently used
+     * first, sparing {@code keep} and sessions with a call running or waiting; their ids remember why.
+     */
+    private List<Session> evictLeastRecentlyUsed(Session keep, Predicate<Session> among, int excess, String reason) {
+        List<Session> evicted = new ArrayList<>();
+        Iterator<Session> lru = sessions.values().iterator();
+        while (evicted.size() < excess && lru.hasNext()) {
+            Session candidate = lru.next();
+            if (candidate != keep && among.test(candidate) && !candidate.lock.isLocked()) {
+                lru.remove();
+                endings.put(candidate.id, reason);
+                evicted.add(candidate);
             }
         }
-        evicted.forEach(this::closeInWorker);
-        evicted.forEach(closed -> notices.accept(Notice.info(ended(closed.id, fullWorkerReason()))));
+        return evicted;
+    }
+
+    /** Outside the lock: closes the ended sessions' contexts in their workers and tells the client's user. */
+    private void closeEnded(List<Session> ended, String reason) {
+        ended.forEach(this::closeInWorker);
+        ended.forEach(closed -> notices.accept(Notice.info(ended(closed.id, reason))));
     }
 
     /** Whether this session is still the live one for its id (it may have been evicted while unlocked). */
@@ -159,8 +160,7 @@ final class SessionRegistry {
                 }
             }
         }
-        expired.forEach(this::closeInWorker);
-        expired.forEach(closed -> notices.accept(Notice.info(ended(closed.id, expiryReason()))));
+        closeEnded(expired, expiryReason());
     }
 
     /** The worker holding these sessions' contexts is gone, and the contexts with it. */
