@@ -2,7 +2,9 @@ package dev.pysandbox.bridge;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
@@ -11,9 +13,11 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import dev.pysandbox.execution.AnswerBudget;
 import dev.pysandbox.execution.ToolBroker.ToolCalls;
 import dev.pysandbox.execution.ToolCall;
 import dev.pysandbox.execution.ToolGrant;
+import dev.pysandbox.execution.ToolOp;
 
 /**
  * The tool calls of one execution: its budget (reserved before each call, so a denial counts too), its
@@ -23,7 +27,7 @@ import dev.pysandbox.execution.ToolGrant;
 final class ExecutionTools implements ToolCalls {
     private static final Logger audit = LoggerFactory.getLogger("dev.pysandbox.bridge.audit");
     /** Calls listed in a result; more are counted in tool_calls_omitted. */
-    static final int MAX_RECORDS = 100;
+    static final int MAX_RECORDS = AnswerBudget.TOOL_CALLS;
     /** list, search and describe per execution: they cost no budget but must not be a loop's free lunch. */
     static final int MAX_DISCOVERY = 50;
 
@@ -60,6 +64,16 @@ final class ExecutionTools implements ToolCalls {
 
     @Override
     public String handle(String op, String tool, String params, Duration remaining) {
+        // Every string from the guest is bounded before it is echoed, logged or forwarded (SECURITY.md).
+        Optional<ToolOp> known = ToolOp.named(op);
+        if (known.isEmpty()) {
+            return Envelope.error("", new ToolFailure(ToolFailure.PROTOCOL_ERROR, "unknown request: the tool bridge"
+                    + " takes " + String.join(", ", Arrays.stream(ToolOp.values()).map(ToolOp::wireName).toList())));
+        }
+        if (tool != null && tool.length() > ToolOp.MAX_NAME_CHARS) {
+            return Envelope.error("", new ToolFailure(ToolFailure.INVALID_PARAMS, "a tool name or search of "
+                    + tool.length() + " characters; the limit is " + ToolOp.MAX_NAME_CHARS));
+        }
         String name = tool == null ? "" : tool;
         try {
             synchronized (this) {
@@ -67,21 +81,20 @@ final class ExecutionTools implements ToolCalls {
                     throw new ToolFailure(ToolFailure.NOT_CONFIGURED, "this call has ended");
                 }
             }
-            return switch (op == null ? "" : op) {
-                case "call" -> call(name, params, remaining, false);
-                case "call_raw" -> call(name, params, remaining, true);
-                case "list", "search", "describe" -> {
+            return switch (known.get()) {
+                case CALL -> call(name, params, remaining, false);
+                case CALL_RAW -> call(name, params, remaining, true);
+                case LIST, SEARCH, DESCRIBE -> {
                     if (discovery.incrementAndGet() > MAX_DISCOVERY) {
                         throw new ToolFailure(ToolFailure.LIMIT_EXCEEDED, "at most " + MAX_DISCOVERY
                                 + " list, search and describe requests per call");
                     }
-                    yield Envelope.ok(switch (op) {
-                        case "list" -> codeMode.list(name, narrowing, remaining);
-                        case "search" -> codeMode.search(name, params, narrowing);
+                    yield Envelope.ok(switch (known.get()) {
+                        case LIST -> codeMode.list(name, narrowing, remaining);
+                        case SEARCH -> codeMode.search(name, params, narrowing);
                         default -> codeMode.describe(name, narrowing, remaining);
                     });
                 }
-                default -> throw new ToolFailure(ToolFailure.PROTOCOL_ERROR, "unknown request '" + op + "'");
             };
         } catch (ToolFailure failure) {
             return Envelope.error(name, failure);

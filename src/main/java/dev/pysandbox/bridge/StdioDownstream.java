@@ -23,7 +23,7 @@ import io.modelcontextprotocol.spec.McpSchema;
 import io.modelcontextprotocol.spec.McpSchema.JSONRPCMessage;
 import reactor.core.publisher.Mono;
 
-import dev.pysandbox.mcp.transport.BoundedLineReader;
+import dev.pysandbox.wire.BoundedLineReader;
 
 /**
  * The client side of a downstream server's stdio, in place of the SDK's {@code StdioClientTransport}, which
@@ -39,7 +39,11 @@ final class StdioDownstream implements McpClientTransport {
     static final List<String> SAFE_ENVIRONMENT = List.of("HOME", "LOGNAME", "PATH", "SHELL", "TERM", "USER");
     /** The environment variable that tells a child how deep in code mode it runs (recursion guard). */
     static final String DEPTH_VARIABLE = "PYSANDBOX_MCP_DEPTH";
-    private static final int MAX_LINE_BYTES = 64 * 1024 * 1024;
+    /**
+     * The longest message read from a downstream server: twice code-mode.max-result-bytes' ceiling (an answer may
+     * carry its result as structured content and as text), so that no server makes ours hold more.
+     */
+    private static final int MAX_LINE_BYTES = 16 * 1024 * 1024;
     private static final int STDERR_TAIL_LINES = 20;
 
     private final ServerEntry entry;

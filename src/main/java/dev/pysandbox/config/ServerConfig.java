@@ -9,6 +9,7 @@ import java.util.Locale;
 import java.util.Set;
 import java.util.function.IntSupplier;
 
+import dev.pysandbox.execution.AnswerBudget;
 import dev.pysandbox.files.FileLimits;
 import dev.pysandbox.worker.ImportPolicy;
 
@@ -72,6 +73,14 @@ public record ServerConfig(
         if (stopAfter < captureBytes) {
             throw new ConfigException("output.stop-after-bytes must be at least output.capture-bytes");
         }
+        int returnBytes = integer(s, "files.return-bytes", 0, 64 * 1024 * 1024);
+        long largestAnswer = AnswerBudget.of(captureBytes, returnBytes).largestAnswerBytes();
+        if (largestAnswer > AnswerBudget.CLIENT_MESSAGE_BYTES) {
+            // A hostile call could then make an answer the client refuses, losing its connection (SECURITY.md).
+            throw new ConfigException("output.capture-bytes (" + captureBytes + ") and files.return-bytes ("
+                    + returnBytes + ") allow answers of up to " + largestAnswer + " bytes, more than the "
+                    + AnswerBudget.CLIENT_MESSAGE_BYTES + " bytes MCP clients read in one message; lower them");
+        }
         return new ServerConfig(
                 workers(s.get("workers"), heap, !s.get("worker.jit").equals("off")),
                 integer(s, "worker.max-calls", 1, Integer.MAX_VALUE),
@@ -103,7 +112,7 @@ public record ServerConfig(
                 bool(s, "packages.auto-install"),
                 new FileLimits(integer(s, "files.max-bytes", 0, Integer.MAX_VALUE),
                         integer(s, "files.max-count", 0, 1_000_000),
-                        integer(s, "files.return-bytes", 0, 64 * 1024 * 1024)),
+                        returnBytes),
                 codeMode(s),
                 http(s, workers(s.get("workers"), heap, !s.get("worker.jit").equals("off"))),
                 logLevel);
@@ -159,8 +168,9 @@ public record ServerConfig(
         return new CodeModeSettings(servers.isBlank() ? null : Path.of(servers).toAbsolutePath().normalize(),
                 List.of(list(s.get("code-mode.allow"))), List.of(list(s.get("code-mode.deny"))), calls, limit,
                 Duration.ofSeconds(integer(s, "code-mode.tool-timeout-seconds", 1, 86_400)),
-                integer(s, "code-mode.max-param-bytes", 2, 16 * 1024 * 1024),
-                integer(s, "code-mode.max-result-bytes", 64, 256 * 1024 * 1024),
+                // Ceilings that keep each message within the lines the worker protocol and downstream reading allow.
+                integer(s, "code-mode.max-param-bytes", 2, 2 * 1024 * 1024),
+                integer(s, "code-mode.max-result-bytes", 64, 8 * 1024 * 1024),
                 integer(s, "code-mode.max-inputs-bytes", 2, 64 * 1024 * 1024),
                 integer(s, "code-mode.max-concurrent-per-server", 1, 1024),
                 Duration.ofSeconds(integer(s, "code-mode.startup-timeout-seconds", 1, 3_600)),

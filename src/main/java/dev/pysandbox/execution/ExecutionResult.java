@@ -13,6 +13,7 @@ import com.fasterxml.jackson.annotation.JsonProperty;
  * @param errorMessage  null on success; otherwise one line a person can act on
  * @param result        the value of the variable {@code result} if the code set one (JSON value or its repr)
  * @param files         the files the call wrote in its working directory; empty for none
+ * @param filesOmitted  files the call wrote that {@code files} leaves out (see {@link AnswerBudget}); left out when 0
  * @param installing    modules the code imported that the server has started to install
  *                      ({@code packages.auto-install}); empty, and left out of the JSON, for none
  * @param toolCalls     the operator's tools the code called (code mode), as the supervisor recorded them;
@@ -34,17 +35,20 @@ public record ExecutionResult(
         @JsonProperty("result") Object result,
         @JsonProperty("truncated") Truncation truncated,
         @JsonProperty("files") List<OutputFile> files,
+        @JsonProperty("files_omitted") @JsonInclude(JsonInclude.Include.NON_DEFAULT) int filesOmitted,
         @JsonProperty("installing") @JsonInclude(JsonInclude.Include.NON_EMPTY) List<String> installing,
         @JsonProperty("tool_calls") List<ToolCall> toolCalls,
         @JsonProperty("tool_calls_omitted") @JsonInclude(JsonInclude.Include.NON_DEFAULT) int toolCallsOmitted,
         @JsonProperty("session_new") @JsonInclude(JsonInclude.Include.NON_NULL) Boolean sessionNew) {
 
-    /** Which outputs were cut to the capture limit. */
+    /** Which fields were cut to their part of the {@link AnswerBudget}. */
     public record Truncation(
             @JsonProperty("stdout") boolean stdout,
             @JsonProperty("stderr") boolean stderr,
-            @JsonProperty("result") boolean result) {
-        public static final Truncation NONE = new Truncation(false, false, false);
+            @JsonProperty("result") boolean result,
+            @JsonProperty("error_message") boolean errorMessage,
+            @JsonProperty("files") boolean files) {
+        public static final Truncation NONE = new Truncation(false, false, false, false, false);
     }
 
     /**
@@ -66,32 +70,45 @@ public record ExecutionResult(
     /** A result without files out. */
     public ExecutionResult(Status status, String stdout, String stderr, int exitCode, double executionTime,
             String errorMessage, Object result, Truncation truncated) {
-        this(status, stdout, stderr, exitCode, executionTime, errorMessage, result, truncated, List.of(), List.of(),
+        this(status, stdout, stderr, exitCode, executionTime, errorMessage, result, truncated, List.of(), 0, List.of(),
                 List.of(), 0, null);
     }
 
-    /** This result with the files the call wrote. */
-    public ExecutionResult withFiles(List<OutputFile> written) {
+    /** This result with the files the call wrote, and how many more it wrote than {@code written} lists. */
+    public ExecutionResult withFiles(List<OutputFile> written, int omitted) {
+        boolean cut = omitted > 0 || written.stream().anyMatch(OutputFile::truncated);
+        return new ExecutionResult(status, stdout, stderr, exitCode, executionTime, errorMessage, result,
+                new Truncation(truncated.stdout(), truncated.stderr(), truncated.result(), truncated.errorMessage(), cut),
+                written, omitted, installing, toolCalls, toolCallsOmitted, sessionNew);
+    }
+
+    /**
+     * This result with each file's content left out (path, size and truncated stay), as the answer's text block
+     * carries a large result: the contents are in {@code structuredContent} and in the answer's resources.
+     */
+    public ExecutionResult withoutFileContents() {
+        List<OutputFile> listed = files.stream()
+                .map(file -> new OutputFile(file.path(), file.size(), null, null, file.truncated())).toList();
         return new ExecutionResult(status, stdout, stderr, exitCode, executionTime, errorMessage, result, truncated,
-                written, installing, toolCalls, toolCallsOmitted, sessionNew);
+                listed, filesOmitted, installing, toolCalls, toolCallsOmitted, sessionNew);
     }
 
     /** This result, naming the modules the server has started to install for it. */
     public ExecutionResult withInstalling(List<String> modules) {
         return new ExecutionResult(status, stdout, stderr, exitCode, executionTime, errorMessage, result, truncated,
-                files, modules, toolCalls, toolCallsOmitted, sessionNew);
+                files, filesOmitted, modules, toolCalls, toolCallsOmitted, sessionNew);
     }
 
     /** This result with the tool calls the supervisor recorded for it. */
     public ExecutionResult withToolCalls(List<ToolCall> calls, int omitted) {
         return new ExecutionResult(status, stdout, stderr, exitCode, executionTime, errorMessage, result, truncated,
-                files, installing, calls, omitted, sessionNew);
+                files, filesOmitted, installing, calls, omitted, sessionNew);
     }
 
     /** This result, saying whether its call started its session (see {@code sessionNew}). */
     public ExecutionResult withSessionNew(boolean started) {
         return new ExecutionResult(status, stdout, stderr, exitCode, executionTime, errorMessage, result, truncated,
-                files, installing, toolCalls, toolCallsOmitted, started);
+                files, filesOmitted, installing, toolCalls, toolCallsOmitted, started);
     }
 
     /** A call that never reached Python: bad input, no worker, a lost session. */

@@ -1,6 +1,7 @@
 package dev.pysandbox.mcp;
 
 import java.net.URLConnection;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Locale;
 import java.util.Map;
@@ -18,6 +19,7 @@ import io.modelcontextprotocol.spec.McpSchema.Tool;
 
 import dev.pysandbox.bridge.CodeMode;
 import dev.pysandbox.config.ServerConfig;
+import dev.pysandbox.execution.AnswerBudget;
 import dev.pysandbox.execution.ExecutionRequest;
 import dev.pysandbox.execution.ExecutionResult;
 import dev.pysandbox.execution.OutputFile;
@@ -114,16 +116,32 @@ final class ExecuteCodeTool {
     }
 
     CallToolResult call(Caller caller, CallToolRequest request) {
-        ExecutionResult result = execute(new CallArguments(request.arguments()), nested(request), caller,
-                request.progressToken());
+        return answer(execute(new CallArguments(request.arguments()), nested(request), caller, request.progressToken()));
+    }
+
+    /** The answer to a call: the result as JSON text and as structured content, and each file as a resource. */
+    static CallToolResult answer(ExecutionResult result) {
         CallToolResult.Builder answer = CallToolResult.builder()
-                .addTextContent(WireCodec.encode(result))
+                .addTextContent(text(result))
                 .structuredContent(WireCodec.toMap(result))
                 .isError(result.status() == Status.SETUP_ERROR);
         for (OutputFile file : result.files()) {
             answer.addContent(embedded(file));
         }
         return answer.build();
+    }
+
+    /**
+     * The answer's text block: the result as JSON, whole while that is small. A larger one leaves out the files'
+     * contents, which the answer carries in {@code structuredContent} and as resources, so that no file is sent
+     * three times (see {@link AnswerBudget#largestAnswerBytes}).
+     */
+    static String text(ExecutionResult result) {
+        String json = WireCodec.encode(result);
+        if (result.files().isEmpty() || json.getBytes(StandardCharsets.UTF_8).length <= AnswerBudget.TEXT_IN_FULL_BYTES) {
+            return json;
+        }
+        return WireCodec.encode(result.withoutFileContents());
     }
 
     /**

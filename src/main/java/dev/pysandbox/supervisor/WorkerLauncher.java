@@ -9,6 +9,7 @@ import java.util.List;
 import dev.pysandbox.config.ServerConfig;
 import dev.pysandbox.packages.KnownPackages;
 import dev.pysandbox.worker.WorkerMain;
+import dev.pysandbox.execution.AnswerBudget;
 import dev.pysandbox.worker.WorkerSettings;
 
 /**
@@ -91,6 +92,11 @@ public final class WorkerLauncher {
 
     WorkerRuntime runtime() {
         return runtime;
+    }
+
+    /** What a worker's results may carry; the supervisor holds each result to it, trusting no worker. */
+    AnswerBudget answerBudget() {
+        return settings.answerBudget();
     }
 
     /** What the OS layer lacks on this machine (see {@link OsSandbox#missing}). */

@@ -184,7 +184,8 @@ final class WorkerPool implements AutoCloseable {
         }
         try {
             Process process = launcher.launch(name);
-            WorkerProcess worker = new WorkerProcess(name, process, timers, killGrace, setupLimit, new WorkerProcess.Listener() {
+            WorkerProcess worker = new WorkerProcess(name, process, timers, killGrace, setupLimit,
+                    launcher.answerBudget(), new WorkerProcess.Listener() {
                 @Override
                 public void ready(WorkerProcess w, String engine, boolean aotCache) {
                     launcher.runtime().checkEngine(engine, aotCache);

@@ -1,8 +1,6 @@
 package dev.pysandbox.supervisor;
 
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStreamReader;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -17,12 +15,14 @@ import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import dev.pysandbox.execution.AnswerBudget;
 import dev.pysandbox.execution.ExecutionRequest;
 import dev.pysandbox.execution.ExecutionResult;
 import dev.pysandbox.execution.Notice;
 import dev.pysandbox.execution.Status;
 import dev.pysandbox.execution.ToolBroker.ToolCalls;
 import dev.pysandbox.execution.ToolCall;
+import dev.pysandbox.wire.BoundedLineReader;
 import dev.pysandbox.wire.WireCodec;
 import dev.pysandbox.wire.WorkerCommand;
 import dev.pysandbox.wire.WorkerEvent;
@@ -52,6 +52,8 @@ final class WorkerProcess {
 
     /** What -XX:+ExitOnOutOfMemoryError exits with; see WorkerLauncher. */
     static final int OUT_OF_MEMORY_EXIT = 3;
+    /** The longest line of the worker's stderr relayed to the log; the rest of a longer one is dropped. */
+    static final int MAX_STDERR_LINE_BYTES = 8 * 1024;
 
     private final String name;
     private final Process process;
@@ -59,6 +61,7 @@ final class WorkerProcess {
     private final ScheduledExecutorService timers;
     private final Duration killGrace;
     private final Duration setupLimit;
+    private final AnswerBudget answers;
     private final Listener listener;
     private final Map<Long, PendingCall> pending = new ConcurrentHashMap<>();
     private volatile boolean ready;
@@ -67,6 +70,8 @@ final class WorkerProcess {
     private volatile boolean gone;
     /** Why this worker ended: set when the server ends it, or at its exit when it ended on its own. */
     private volatile Ending ending;
+    /** Set when the worker sent a line longer than the protocol allows: it is hostile or broken, and was killed. */
+    private volatile boolean oversized;
     private final java.util.concurrent.atomic.AtomicInteger callsServed = new java.util.concurrent.atomic.AtomicInteger();
 
     private final class PendingCall {
@@ -85,12 +90,13 @@ final class WorkerProcess {
 
         /**
          * Answers the call, with the tool calls it made whatever the outcome: they may have had side effects.
-         * Tool calls still in flight are abandoned.
+         * Tool calls still in flight are abandoned. Every field is held to the answer budget here, whatever the
+         * worker sent.
          */
         void complete(ExecutionResult result) {
             String inFlight = result.status() == Status.TIMEOUT ? "timeout" : "abandoned";
             List<ToolCall> calls = tools.finish(inFlight);
-            answer.complete(result.withToolCalls(calls, tools.omitted()));
+            answer.complete(answers.bound(result.withToolCalls(calls, tools.omitted())));
         }
 
         /** The time the code has left; the whole timeout until the worker says it started. */
@@ -103,14 +109,16 @@ final class WorkerProcess {
         }
     }
 
+    /** @param answers what a result may carry; each result read from the worker is held to it */
     WorkerProcess(String name, Process process, ScheduledExecutorService timers, Duration killGrace,
-            Duration setupLimit, Listener listener) {
+            Duration setupLimit, AnswerBudget answers, Listener listener) {
         this.name = name;
         this.process = process;
         this.commands = process.getOutputStream();
         this.timers = timers;
         this.killGrace = killGrace;
         this.setupLimit = setupLimit;
+        this.answers = answers;
         this.listener = listener;
     }
 
@@ -227,15 +235,33 @@ final class WorkerProcess {
         }
     }
 
+    /**
+     * Reads the worker's events until its stdout ends. A line is never held beyond {@link WireCodec#MAX_LINE_BYTES}:
+     * an honest worker's lines are far smaller (its results are within the answer budget), so a longer one means
+     * the worker is hostile or broken, and it is killed; its calls are answered when its stdout ends.
+     */
     private void readEvents() {
-        try (BufferedReader events = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
-            for (String line = events.readLine(); line != null; line = events.readLine()) {
+        BoundedLineReader events = new BoundedLineReader(process.getInputStream(), WireCodec.MAX_LINE_BYTES);
+        try {
+            for (BoundedLineReader.Result next = events.next(); !(next instanceof BoundedLineReader.Eof);
+                    next = events.next()) {
+                if (!(next instanceof BoundedLineReader.Line line)) {
+                    if (!oversized) {
+                        oversized = true;
+                        log.warn("{}: sent a line longer than {} bytes; killing pid {}", name, WireCodec.MAX_LINE_BYTES,
+                                process.pid());
+                        endFor(Notice.Level.WARNING, "sent a message larger than the protocol allows and was replaced");
+                        kill();
+                    }
+                    continue;
+                }
                 WorkerEvent event;
                 try {
-                    event = WireCodec.decode(line, WorkerEvent.class);
+                    event = WireCodec.decode(line.text(), WorkerEvent.class);
                 } catch (RuntimeException e) {
                     // Not protocol (a JVM warning, say): skipping it keeps one stray line from stalling the worker.
-                    log.warn("{}: ignored a line that is not protocol: {}", name, line.length() > 200 ? line.substring(0, 200) : line);
+                    String text = line.text();
+                    log.warn("{}: ignored a line that is not protocol: {}", name, text.length() > 200 ? text.substring(0, 200) : text);
                     continue;
                 }
                 handle(event);
@@ -335,7 +361,10 @@ final class WorkerProcess {
 
     private ExecutionResult workerDied(PendingCall call, int exitCode) {
         double seconds = call.startedNanos == 0 ? 0 : (System.nanoTime() - call.startedNanos) / 1e9;
-        String message = exitCode == OUT_OF_MEMORY_EXIT
+        String message = oversized
+                ? "The sandbox worker running this call sent a message larger than the protocol allows ("
+                        + WireCodec.MAX_LINE_BYTES + " bytes) and was replaced; the call's output was lost."
+                : exitCode == OUT_OF_MEMORY_EXIT
                 ? ExecutionResult.MEMORY_LIMIT_MESSAGE
                 : "The sandbox worker running this call stopped unexpectedly (exit code " + exitCode
                         + "); the call was lost and a new worker is starting. Please retry.";
@@ -343,13 +372,16 @@ final class WorkerProcess {
     }
 
     private void relayStderr() {
-        try (BufferedReader err = new BufferedReader(new InputStreamReader(process.getErrorStream(), StandardCharsets.UTF_8))) {
-            for (String line = err.readLine(); line != null; line = err.readLine()) {
+        BoundedLineReader err = new BoundedLineReader(process.getErrorStream(), MAX_STDERR_LINE_BYTES);
+        try {
+            for (BoundedLineReader.Result next = err.next(); !(next instanceof BoundedLineReader.Eof); next = err.next()) {
                 // The worker's own notices start with "worker:"; anything else is GraalPy or JVM chatter.
-                if (line.startsWith("worker:")) {
-                    log.info("{}: {}", name, line.substring(7).strip());
+                if (!(next instanceof BoundedLineReader.Line line)) {
+                    log.debug("{}: dropped a stderr line longer than {} bytes", name, MAX_STDERR_LINE_BYTES);
+                } else if (line.text().startsWith("worker:")) {
+                    log.info("{}: {}", name, line.text().substring(7).strip());
                 } else {
-                    log.debug("{}: {}", name, line);
+                    log.debug("{}: {}", name, line.text());
                 }
             }
         } catch (IOException ignored) {

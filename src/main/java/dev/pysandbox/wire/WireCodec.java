@@ -11,6 +11,13 @@ public final class WireCodec {
             .disable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES)
             .build();
 
+    /**
+     * The longest line either side of the worker protocol writes or reads. The largest honest line is a result
+     * within the answer budget, which the settings keep under AnswerBudget.CLIENT_MESSAGE_BYTES (10 MiB); a tool
+     * request's parameters are held under it by the worker's tool bridge. The supervisor reads no more of a line.
+     */
+    public static final int MAX_LINE_BYTES = 16 * 1024 * 1024;
+
     private WireCodec() {
     }
 

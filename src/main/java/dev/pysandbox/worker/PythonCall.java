@@ -18,6 +18,8 @@ import java.util.concurrent.atomic.AtomicReference;
 import org.graalvm.polyglot.PolyglotException;
 import org.graalvm.polyglot.Value;
 
+import dev.pysandbox.execution.AnswerBudget;
+import dev.pysandbox.execution.AnswerBudget.FileListing;
 import dev.pysandbox.execution.ExecutionResult;
 import dev.pysandbox.execution.ExecutionResult.Truncation;
 import dev.pysandbox.execution.Status;
@@ -109,7 +111,7 @@ final class PythonCall {
                     ? sharedCode.parse(prepared.context(), command.code(), command.filename())
                     : null;
             Value outcome = prepared.runner().execute(command.code(), command.filename(), settings.captureBytes(), module,
-                    command.inputs() == null ? "{}" : command.inputs());
+                    command.inputs() == null ? "{}" : command.inputs(), AnswerBudget.ERROR_MESSAGE_CHARS);
             result = fromReturn(outcome).withInstalling(installing());
         } catch (PolyglotException e) {
             if (stop.get() != Stop.NONE && (e.isInterrupted() || e.isCancelled())) {
@@ -195,8 +197,9 @@ final class PythonCall {
     /** Files out: the result with the files this call wrote in its working directory. */
     private ExecutionResult withWrittenFiles(ExecutionResult result) {
         try {
-            return result.withFiles(ReturnedFiles.from(prepared.files().scratch().writtenByThisCall(),
-                    settings.files().returnBytes()));
+            FileListing listing = ReturnedFiles.from(prepared.files().scratch().writtenByThisCall(),
+                    settings.files().returnBytes());
+            return result.withFiles(listing.files(), listing.omitted());
         } catch (RuntimeException | OutOfMemoryError e) {
             return result; // a call that filled the heap may leave no room to copy its files: answer without them
         }
@@ -249,9 +252,10 @@ final class PythonCall {
         }
     }
 
+    /** Answers once, within the answer budget, so that no guest-filled field makes the protocol line large. */
     private void answer(ExecutionResult result, boolean recycle) {
         if (answered.compareAndSet(false, true)) {
-            reply.send(result, recycle);
+            reply.send(settings.answerBudget().bound(result), recycle);
         }
     }
 
@@ -309,7 +313,7 @@ final class PythonCall {
     private ExecutionResult finished(Status status, int exitCode, String message, Object result, boolean resultTruncated) {
         double seconds = (System.nanoTime() - startNanos) / 1e9;
         return new ExecutionResult(status, out.text(), err.text(), exitCode, Math.round(seconds * 1e4) / 1e4, message,
-                result, new Truncation(out.truncated(), err.truncated(), resultTruncated));
+                result, new Truncation(out.truncated(), err.truncated(), resultTruncated, false, false));
     }
 
     private static String formatSeconds(long millis) {

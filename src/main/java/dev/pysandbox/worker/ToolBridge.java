@@ -10,6 +10,7 @@ import java.util.function.Consumer;
 import org.graalvm.polyglot.Value;
 import org.graalvm.polyglot.proxy.ProxyExecutable;
 
+import dev.pysandbox.execution.ToolOp;
 import dev.pysandbox.wire.WorkerEvent;
 
 /**
@@ -27,10 +28,10 @@ final class ToolBridge implements ProxyExecutable {
     private static final long NO_CALL = -1;
     /**
      * The longest parameters forwarded, in characters: the ceiling of code-mode.max-param-bytes. The supervisor
-     * applies the configured limit; this keeps a guest from making it read a line as large as the worker's heap.
+     * applies the configured limit; this keeps the request's line within WireCodec.MAX_LINE_BYTES even when every
+     * character is one JSON escapes to six bytes.
      */
-    static final int MAX_PARAMS_CHARS = 16 * 1024 * 1024;
-    private static final int MAX_NAME_CHARS = 1_000;
+    static final int MAX_PARAMS_CHARS = 2 * 1024 * 1024;
     private static final String NO_CALL_REPLY = envelope("not_configured",
             "tools can be called only while the call that uses them runs");
 
@@ -79,7 +80,12 @@ final class ToolBridge implements ProxyExecutable {
                 || !(arguments[2].isString() || arguments[2].isNull())) {
             return envelope("invalid_params", "the tool bridge takes (op, tool, params_json) as strings");
         }
-        if (arguments[1].asString().length() > MAX_NAME_CHARS
+        // Lengths are checked before anything is echoed or forwarded; an unknown operation is not echoed at all.
+        if (ToolOp.named(arguments[0].asString()).isEmpty()) {
+            return envelope("protocol_error", "unknown request: the tool bridge takes call, call_raw, list, search"
+                    + " or describe");
+        }
+        if (arguments[1].asString().length() > ToolOp.MAX_NAME_CHARS
                 || !arguments[2].isNull() && arguments[2].asString().length() > MAX_PARAMS_CHARS) {
             return envelope("invalid_params", "the tool name or the parameters are too large");
         }

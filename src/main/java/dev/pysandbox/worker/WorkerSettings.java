@@ -2,6 +2,7 @@ package dev.pysandbox.worker;
 
 import java.util.List;
 
+import dev.pysandbox.execution.AnswerBudget;
 import dev.pysandbox.files.FileLimits;
 
 /**
@@ -29,6 +30,11 @@ public record WorkerSettings(int captureBytes, long stopAfterBytes, int readyCon
     public WorkerSettings {
         preload = preload.stream().filter(imports::allows).toList();
         autoInstall = autoInstall.stream().filter(imports::allows).sorted().toList();
+    }
+
+    /** How much of each field a result may carry; the supervisor holds results to the same budget. */
+    public AnswerBudget answerBudget() {
+        return AnswerBudget.of(captureBytes, files.returnBytes());
     }
 
     public String[] asSystemProperties() {

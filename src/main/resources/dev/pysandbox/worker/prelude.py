@@ -696,8 +696,15 @@ def _make_runner(allowed_imports, strict, preload, packages, auto_install, ucd, 
                            'kind': kind, 'message': message})
 
         def answer():
+            # Bounded like any answer: a megabyte of refused imports must not make a report of ten.
             errors.sort(key=lambda e: (e['line'], e['column']))
-            return json.dumps({'valid': not errors, 'errors': errors})
+            shown = errors[:100]
+            for error in shown:
+                error['message'] = error['message'][:300]
+            report = {'valid': not errors, 'errors': shown}
+            if len(errors) > len(shown):
+                report['errors_omitted'] = len(errors) - len(shown)
+            return json.dumps(report)
 
         top_level_await = False
         try:
@@ -774,12 +781,15 @@ def _make_runner(allowed_imports, strict, preload, packages, auto_install, ucd, 
                     report(node, 'syntax', "'await' outside function")
         return answer()
 
-    def run(source, filename, result_limit, module=None, inputs='{}'):
+    def run(source, filename, result_limit, module=None, inputs='{}', message_limit=4096):
         """Runs user code in __main__: the module the worker parsed from it if given, else compiled here.
         inputs: the call's `inputs` argument as JSON text, read by context.inputs.
         Returns (exit_code, error_message, result_description); the modules this call found missing that
-        the server will install are in run.installing."""
+        the server will install are in run.installing. error_message is cut here, to one character more than
+        message_limit: the worker's answer budget marks the cut, and a 40 MB message never becomes a host string."""
         installing.clear()
+        def short(message):
+            return message[:message_limit + 1] if message is not None else None
         main_globals['context'] = Context(inputs)
         before = main_globals.get('result', missing)
         code = None
@@ -794,11 +804,11 @@ def _make_runner(allowed_imports, strict, preload, packages, auto_install, ucd, 
                     module()
             except any_exit as e:
                 status, message = exit_status(e)
-                return (status, message, describe_result(result_limit, before, code))
+                return (status, short(message), describe_result(result_limit, before, code))
             except BaseException as e:
                 # Skip this function's own frame, so the traceback starts at the user's code.
                 tb = e.__traceback__.tb_next if e.__traceback__ is not None else None
-                return (1, report_exception(e, tb, source, filename), describe_result(result_limit, before, code))
+                return (1, short(report_exception(e, tb, source, filename)), describe_result(result_limit, before, code))
             return (0, None, describe_result(result_limit, before, code))
         except BaseException as e:
             # Reporting itself failed: the guest broke something the report needs (json, say). Say so

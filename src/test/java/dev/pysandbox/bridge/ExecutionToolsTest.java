@@ -50,6 +50,18 @@ class ExecutionToolsTest {
     }
 
     @Test
+    void attackAWorkerSendingAHugeOperationOrNameIsAnsweredWithoutAnEcho() {
+        // The worker's bridge refuses these first; the supervisor trusts no worker and refuses them again.
+        ToolCalls calls = codeMode.open(new ToolGrant(true, null, 10));
+        String hugeOp = calls.handle("x".repeat(2_000_000), "stub.echo", "{}", TIME);
+        assertEquals("protocol_error", error(hugeOp).get("kind"));
+        String hugeName = calls.handle("call", "y".repeat(2_000_000), "{}", TIME);
+        assertEquals("invalid_params", error(hugeName).get("kind"));
+        assertTrue(hugeOp.length() < 500 && hugeName.length() < 500, hugeOp + "\n" + hugeName);
+        assertEquals(List.of(), calls.finish("abandoned"), "refused before anything was recorded");
+    }
+
+    @Test
     void ourOwnToolNamesAreRefusedOnAnyServerWhateverTheGlobsSay() {
         ToolCalls calls = codeMode.open(new ToolGrant(true, List.of("*"), 10));
         for (String tool : List.of("stub.execute_code", "stub.run_python", "stub.validate_code")) {

@@ -557,6 +557,23 @@ class CodeModeIT {
     }
 
     @Test
+    void attackARawBridgeRequestWithAHugeOperationOrNameIsRefusedWithoutEchoingIt() {
+        Map<String, Object> result = run(FIND_PROXY + """
+                import json
+                replies = [proxy('x' * 2_000_000, 'stub.echo', '{}'), proxy('call', 'y' * 2_000_000, '{}'),
+                           proxy('search', 'z' * 2_000_000, None)]
+                result = [[json.loads(reply)['error']['kind'], len(reply)] for reply in replies]
+                """);
+        assertEquals("success", result.get("status"), result.toString());
+        List<?> replies = (List<?>) result.get("result");
+        assertEquals(List.of("protocol_error", "invalid_params", "invalid_params"),
+                replies.stream().map(reply -> ((List<?>) reply).get(0)).toList(), result.toString());
+        for (Object reply : replies) {
+            assertTrue(((Number) ((List<?>) reply).get(1)).intValue() < 1_000, "the reply echoes the request: " + reply);
+        }
+    }
+
+    @Test
     void attackPatchesTheGuestSideChecksAwayAndForgesTheCallRecord() {
         Map<String, Object> result = run("""
                 import json

@@ -10,7 +10,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -33,6 +32,7 @@ class TypeScriptClientIT {
     static final String SDK_VERSION = "1.32.2";
     private static final Path CLIENT_DIR = SandboxServer.PROJECT_ROOT.resolve("target/ts-client");
     private static final String SCRIPT = "long-call.mjs";
+    private static final String HOSTILE_SCRIPT = "hostile-answers.mjs";
 
     @BeforeAll
     static void installTheTypeScriptSdk() throws IOException, InterruptedException {
@@ -47,8 +47,10 @@ class TypeScriptClientIT {
             String output = new String(npm.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
             assertTrue(npm.waitFor(10, TimeUnit.MINUTES) && npm.exitValue() == 0, "npm install failed:\n" + output);
         }
-        try (InputStream script = TypeScriptClientIT.class.getResourceAsStream("/ts-client/" + SCRIPT)) {
-            Files.copy(script, CLIENT_DIR.resolve(SCRIPT), StandardCopyOption.REPLACE_EXISTING);
+        for (String name : List.of(SCRIPT, HOSTILE_SCRIPT)) {
+            try (InputStream script = TypeScriptClientIT.class.getResourceAsStream("/ts-client/" + name)) {
+                Files.copy(script, CLIENT_DIR.resolve(name), StandardCopyOption.REPLACE_EXISTING);
+            }
         }
     }
 
@@ -70,11 +72,35 @@ class TypeScriptClientIT {
         assertTrue(((Number) outcome.get("seconds")).doubleValue() < 15, outcome.toString());
     }
 
-    /** Runs the script's long call against a fresh server and returns what it printed. */
+    /**
+     * Issue 22: a 6 MB exception message once made a 12 MB answer, which this client refused, losing its
+     * connection for every later call. The worst answer the budget allows is read too, and the next call works.
+     */
+    @Test
     @SuppressWarnings("unchecked")
+    void attackHostileAnswersNeverExceedWhatTheClientReads() throws Exception {
+        Map<String, Object> outcome = runScript(List.of("node", HOSTILE_SCRIPT, SandboxServer.LAUNCHER.toString(),
+                "--workers=1"));
+        List<Map<String, Object>> calls = (List<Map<String, Object>>) outcome.get("calls");
+        assertEquals(3, calls.size(), outcome.toString());
+        for (Map<String, Object> call : calls) {
+            assertEquals(Boolean.TRUE, call.get("ok"), call.toString());
+        }
+        assertEquals("execution_error", calls.get(0).get("status"), calls.toString());
+        assertEquals("execution_error", calls.get(1).get("status"), calls.toString());
+        assertTrue(((Number) calls.get(1).get("bytes")).intValue() > 1_000_000, "the worst answer is large: " + calls);
+        assertEquals("still connected\n", calls.get(2).get("stdout"), calls.toString());
+    }
+
+    /** Runs the script's long call against a fresh server and returns what it printed. */
     private static Map<String, Object> longCall(String mode) throws IOException, InterruptedException {
-        List<String> command = new ArrayList<>(List.of("node", SCRIPT, SandboxServer.LAUNCHER.toString(), mode,
+        return runScript(List.of("node", SCRIPT, SandboxServer.LAUNCHER.toString(), mode,
                 "--workers=1", "--progress.interval-seconds=1"));
+    }
+
+    /** Runs a client script against a fresh server and returns the JSON of its last line. */
+    @SuppressWarnings("unchecked")
+    private static Map<String, Object> runScript(List<String> command) throws IOException, InterruptedException {
         Process node = new ProcessBuilder(command).directory(CLIENT_DIR.toFile())
                 .redirectError(ProcessBuilder.Redirect.INHERIT).start();
         String output = new String(node.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();

@@ -21,7 +21,7 @@ class ReturnedFilesTest {
                         new OutputFile("b.bin", 3, null, "/wAB", false),
                         new OutputFile("nul.txt", 2, null, "YQA=", false)),
                 ReturnedFiles.from(List.of(file("a.txt", "héllo".getBytes(StandardCharsets.UTF_8)),
-                        file("b.bin", new byte[] {(byte) 0xff, 0, 1}), file("nul.txt", new byte[] {'a', 0})), 100));
+                        file("b.bin", new byte[] {(byte) 0xff, 0, 1}), file("nul.txt", new byte[] {'a', 0})), 100).files());
     }
 
     @Test
@@ -31,6 +31,6 @@ class ReturnedFilesTest {
         assertEquals(List.of(new OutputFile("a", 4, "abcd", null, false), new OutputFile("b", 6, "é", null, true),
                         new OutputFile("c", 1, "z", null, false), new OutputFile("d", 1, "", null, true)),
                 ReturnedFiles.from(List.of(file("a", "abcd".getBytes()), file("b", accented), file("c", "z".getBytes()),
-                        file("d", "y".getBytes())), 7));
+                        file("d", "y".getBytes())), 7).files());
     }
 }

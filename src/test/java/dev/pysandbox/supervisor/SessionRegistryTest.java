@@ -11,6 +11,7 @@ import java.util.List;
 
 import org.junit.jupiter.api.Test;
 
+import dev.pysandbox.execution.AnswerBudget;
 import dev.pysandbox.execution.Notice;
 import dev.pysandbox.supervisor.SessionRegistry.Session;
 import dev.pysandbox.supervisor.SessionRegistry.SessionEndedException;
@@ -55,7 +56,7 @@ class SessionRegistryTest {
             public void destroy() {
             }
         };
-        return new WorkerProcess(name, none, null, Duration.ZERO, Duration.ZERO, null);
+        return new WorkerProcess(name, none, null, Duration.ZERO, Duration.ZERO, AnswerBudget.of(1024, 1024), null);
     }
 
     private Session bound(SessionRegistry sessions, String id, WorkerProcess worker) throws SessionEndedException {

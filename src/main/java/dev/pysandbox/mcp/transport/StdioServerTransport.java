@@ -24,6 +24,8 @@ import org.slf4j.LoggerFactory;
 import reactor.core.publisher.Mono;
 import reactor.core.scheduler.Schedulers;
 
+import dev.pysandbox.wire.BoundedLineReader;
+
 /**
  * Newline-delimited JSON-RPC over a pair of byte streams (normally stdin/stdout), replacing the
  * SDK's {@code StdioServerTransportProvider}, which ends the session on a bad line, drops

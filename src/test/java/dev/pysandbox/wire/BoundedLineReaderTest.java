@@ -1,4 +1,4 @@
-package dev.pysandbox.mcp.transport;
+package dev.pysandbox.wire;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -14,10 +14,10 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
-import dev.pysandbox.mcp.transport.BoundedLineReader.Eof;
-import dev.pysandbox.mcp.transport.BoundedLineReader.Line;
-import dev.pysandbox.mcp.transport.BoundedLineReader.Oversized;
-import dev.pysandbox.mcp.transport.BoundedLineReader.Result;
+import dev.pysandbox.wire.BoundedLineReader.Eof;
+import dev.pysandbox.wire.BoundedLineReader.Line;
+import dev.pysandbox.wire.BoundedLineReader.Oversized;
+import dev.pysandbox.wire.BoundedLineReader.Result;
 
 @Timeout(10)
 class BoundedLineReaderTest {

@@ -1,4 +1,4 @@
-package dev.pysandbox.mcp.transport;
+package dev.pysandbox.wire;
 
 import java.io.IOException;
 import java.io.InputStream;

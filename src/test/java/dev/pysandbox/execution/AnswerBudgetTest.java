@@ -1,0 +1,112 @@
+package dev.pysandbox.execution;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+import org.junit.jupiter.api.Test;
+
+import dev.pysandbox.execution.ExecutionResult.Truncation;
+
+/** Every field guest code can fill is held to its part of one budget, and the budget bounds the answer. */
+class AnswerBudgetTest {
+    private static final AnswerBudget DEFAULTS = AnswerBudget.of(51_200, 1_048_576);
+
+    private static ExecutionResult failed(String stdout, String stderr, String message, Object result) {
+        return new ExecutionResult(Status.EXECUTION_ERROR, stdout, stderr, 1, 0.5, message, result, Truncation.NONE);
+    }
+
+    @Test
+    void aResultWithinTheBudgetComesBackEqual() {
+        ExecutionResult result = failed("out\n", "Traceback ...\n", "ValueError: x", Map.of("a", List.of(1, 2)))
+                .withFiles(List.of(new OutputFile("a.txt", 2, "hi", null, false)), 0)
+                .withToolCalls(List.of(new ToolCall("srv.tool", true, 3, null)), 0);
+        assertEquals(result, DEFAULTS.bound(result));
+        assertEquals(DEFAULTS.bound(result), DEFAULTS.bound(DEFAULTS.bound(result)));
+    }
+
+    @Test
+    void attackAFortyMegabyteExceptionMessageIsCutToALineAPersonReads() {
+        ExecutionResult bounded = DEFAULTS.bound(failed("", "", "Exception: " + "x".repeat(40_000_000), null));
+        assertTrue(bounded.errorMessage().length() <= AnswerBudget.ERROR_MESSAGE_CHARS, () -> "" + bounded.errorMessage().length());
+        assertTrue(bounded.errorMessage().startsWith("Exception: xxx"));
+        assertTrue(bounded.errorMessage().endsWith("[cut at 4096 characters]"), bounded.errorMessage()::toString);
+        assertTrue(bounded.truncated().errorMessage());
+        assertFalse(bounded.truncated().stdout());
+    }
+
+    @Test
+    void attackAStreamLongerThanTheCaptureKeepsItsHeadAndTail() {
+        String flood = "H" + "y".repeat(3_000_000) + "T";
+        ExecutionResult bounded = DEFAULTS.bound(failed(flood, "", null, null));
+        assertTrue(bounded.stdout().length() <= DEFAULTS.streamChars());
+        assertTrue(bounded.stdout().startsWith("Hyy") && bounded.stdout().endsWith("yyT"));
+        assertTrue(bounded.stdout().contains("characters omitted"));
+        assertTrue(bounded.truncated().stdout());
+    }
+
+    @Test
+    void attackAHugeResultIsCutToItsBudgetAsJson() {
+        // Quotes double in JSON: the cut counts what the value takes there, not its characters.
+        ExecutionResult bounded = DEFAULTS.bound(failed("", "", null, "\"".repeat(1_000_000)));
+        String value = (String) bounded.result();
+        assertTrue(JsonSize.of(value) + 2 <= DEFAULTS.resultChars(), () -> "" + JsonSize.of(value));
+        assertTrue(bounded.truncated().result());
+        List<Object> structure = new ArrayList<>();
+        for (int i = 0; i < 100_000; i++) {
+            structure.add(Map.of("k", i));
+        }
+        ExecutionResult cut = DEFAULTS.bound(failed("", "", null, structure));
+        assertTrue(cut.result() instanceof String s && s.startsWith("[{\"k\":0}"), () -> "" + cut.result());
+        assertTrue(cut.truncated().result());
+    }
+
+    @Test
+    void attackTwentyFilesWithHundredThousandCharacterNamesAreNotListedInFull() {
+        List<OutputFile> files = new ArrayList<>();
+        for (int i = 0; i < 20; i++) {
+            files.add(new OutputFile(i + "x".repeat(100_000), 1, "a", null, false));
+        }
+        ExecutionResult bounded = DEFAULTS.bound(failed("", "", null, null).withFiles(files, 0));
+        assertEquals(2, bounded.files().size(), "two 100 KB names fit the 256 KB listing");
+        assertEquals(18, bounded.filesOmitted());
+        assertTrue(bounded.truncated().files());
+    }
+
+    @Test
+    void attackControlCharactersInAFileCountAsTheSixBytesJsonMakesOfEach() {
+        String text = "\u0001".repeat(1_000_000);
+        ExecutionResult bounded = DEFAULTS.bound(failed("", "", null, null)
+                .withFiles(List.of(new OutputFile("a.txt", text.length(), text, null, false)), 0));
+        OutputFile file = bounded.files().get(0);
+        assertEquals(DEFAULTS.fileBytes() / 6, file.text().length());
+        assertTrue(file.truncated() && bounded.truncated().files());
+        OutputFile binary = DEFAULTS.bound(failed("", "", null, null).withFiles(List.of(
+                new OutputFile("b.bin", 3_000_000, null, "QUJD".repeat(1_000_000), false)), 0)).files().get(0);
+        assertEquals(DEFAULTS.fileBytes() / 4 * 4, binary.base64().length(), "whole groups of four");
+    }
+
+    @Test
+    void attackManyToolCallsWithHugeNamesAreListedAHundredAtMostWithShortNames() {
+        List<ToolCall> calls = new ArrayList<>();
+        for (int i = 0; i < 150; i++) {
+            calls.add(new ToolCall("s." + "t".repeat(100_000), false, 1, "not_allowed"));
+        }
+        ExecutionResult bounded = DEFAULTS.bound(failed("", "", null, null).withToolCalls(calls, 7));
+        assertEquals(AnswerBudget.TOOL_CALLS, bounded.toolCalls().size());
+        assertEquals(57, bounded.toolCallsOmitted());
+        assertTrue(bounded.toolCalls().stream().allMatch(call -> call.tool().length() <= AnswerBudget.TOOL_NAME_CHARS));
+    }
+
+    @Test
+    void theDefaultsAllowNoAnswerLargerThanClientsRead() {
+        long largest = DEFAULTS.largestAnswerBytes();
+        assertTrue(largest <= AnswerBudget.CLIENT_MESSAGE_BYTES, () -> largest + " bytes");
+        assertTrue(AnswerBudget.of(8 * 1024 * 1024, 1_048_576).largestAnswerBytes() > AnswerBudget.CLIENT_MESSAGE_BYTES,
+                "an 8 MB capture must be refused, or the check could not fail");
+    }
+}
