@@ -75,8 +75,8 @@ public record AnswerBudget(int streamChars, int resultChars, int fileBytes) {
         Truncation truncated = new Truncation(was.stdout() || stdout.cut(), was.stderr() || stderr.cut(),
                 was.result() || result.cut(), was.errorMessage() || message.cut(), was.files() || files.cut());
         return new ExecutionResult(r.status(), stdout.text(), stderr.text(), r.exitCode(), r.executionTime(),
-                message.text(), result.value(), truncated, files.files(), files.omitted(), installing, calls,
-                callsOmitted, r.sessionNew());
+                message.text(), result.value(), truncated, files.files(), r.filesOmitted() + files.omitted(),
+                installing, calls, callsOmitted, r.sessionNew());
     }
 
     /**

@@ -23,7 +23,7 @@ class AnswerBudgetTest {
     @Test
     void aResultWithinTheBudgetComesBackEqual() {
         ExecutionResult result = failed("out\n", "Traceback ...\n", "ValueError: x", Map.of("a", List.of(1, 2)))
-                .withFiles(List.of(new OutputFile("a.txt", 2, "hi", null, false)), 0)
+                .withFiles(List.of(new OutputFile("a.txt", 2, "hi", null, false)), 5)
                 .withToolCalls(List.of(new ToolCall("srv.tool", true, 3, null)), 0);
         assertEquals(result, DEFAULTS.bound(result));
         assertEquals(DEFAULTS.bound(result), DEFAULTS.bound(DEFAULTS.bound(result)));
