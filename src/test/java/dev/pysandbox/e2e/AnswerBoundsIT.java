@@ -8,8 +8,6 @@ import java.util.List;
 import java.util.Map;
 
 import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 import dev.pysandbox.execution.AnswerBudget;
@@ -21,19 +19,9 @@ import dev.pysandbox.wire.WireCodec;
  * AnswerBudgetTest and ExecuteCodeAnswerTest, and the TypeScript SDK's client reads the worst in TypeScriptClientIT.
  */
 class AnswerBoundsIT {
-    private static SandboxServer server;
+    private final SandboxServer server = SharedServer.get();
 
-    @BeforeAll
-    static void start() {
-        server = SandboxServer.start("--workers=1");
-    }
-
-    @AfterAll
-    static void stop() {
-        server.close();
-    }
-
-    private static Map<String, Object> run(String code) {
+    private Map<String, Object> run(String code) {
         return server.execute(Map.of("language", "python", "code", code, "timeout", 20));
     }
 
