@@ -83,10 +83,11 @@ public final class Main {
                 exitCode = new RunCommand(commandLine.run(), config).execute(sandbox, new PrintStream(stdout, true, "UTF-8"));
             } else if (config.http().enabled()) {
                 log.info("python-sandbox-mcp {} serving MCP over HTTP (run root {})", SandboxMcpServer.version(),
-                        config.http().hostFiles() ? config.runRoot() : "none: run_python takes code only");
+                        describeRunRoot(config));
                 HttpMcpServer.serve(config, sandbox, codeMode);
             } else {
-                log.info("python-sandbox-mcp {} serving MCP on stdio (run root {})", SandboxMcpServer.version(), config.runRoot());
+                log.info("python-sandbox-mcp {} serving MCP on stdio (run root {})", SandboxMcpServer.version(),
+                        describeRunRoot(config));
                 SandboxMcpServer.serve(config, sandbox, codeMode, System.in, stdout);
                 log.info("client closed the connection; shutting down");
             }
@@ -121,9 +122,14 @@ public final class Main {
         return CodeMode.of(settings, file.servers(), depth, SandboxMcpServer.NAME, SandboxMcpServer.version());
     }
 
+    private static Object describeRunRoot(ServerConfig config) {
+        return config.runRoot() != null ? config.runRoot() : "none: run_python takes code only (see run-python.root)";
+    }
+
     static Sandbox.Settings sandboxSettings(ServerConfig config) {
         return new Sandbox.Settings(config.workers(), config.maxCallsPerWorker(), config.workerStartup(),
-                config.killGrace(), config.maxSessions(), config.sessionsPerWorker(), config.sessionIdleTimeout());
+                config.killGrace(), config.maxSessions(), config.sessionsPerPrincipal(), config.sessionsPerWorker(),
+                config.sessionIdleTimeout());
     }
 
     private static void setLogLevel(String level) {

@@ -23,11 +23,10 @@ import java.util.List;
  * @param keepAlive       how often a long call's event stream carries a comment, so proxies that cut idle
  *                        connections leave it open; zero for none
  * @param maxInFlight     tool calls running or waiting at once; beyond it calls get 503 and Retry-After
- * @param hostFiles       whether run_python may name files on the host (only with an explicit run root)
  */
 public record HttpSettings(boolean enabled, String host, int port, Path portFile, String path, Path tokens,
         List<String> allowedHosts, List<String> allowedOrigins, int maxRequestBytes, Duration keepAlive,
-        int maxInFlight, boolean hostFiles) {
+        int maxInFlight) {
     public HttpSettings {
         allowedHosts = List.copyOf(allowedHosts);
         allowedOrigins = List.copyOf(allowedOrigins);

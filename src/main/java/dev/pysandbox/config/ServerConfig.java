@@ -13,7 +13,12 @@ import dev.pysandbox.execution.AnswerBudget;
 import dev.pysandbox.files.FileLimits;
 import dev.pysandbox.worker.ImportPolicy;
 
-/** The server's settings, typed and checked. Built once at start-up from {@link Settings}. */
+/**
+ * The server's settings, typed and checked. Built once at start-up from {@link Settings}.
+ *
+ * <p>{@code runRoot} is null unless the operator set {@code run-python.root}: without it run_python reads no
+ * host file (issue 22: desktop hosts start servers in {@code /}, so the working directory is no safe default).
+ */
 public record ServerConfig(
         int workers,
         int maxCallsPerWorker,
@@ -34,6 +39,7 @@ public record ServerConfig(
         int captureBytes,
         long stopAfterBytes,
         int maxSessions,
+        int sessionsPerPrincipal,
         int sessionsPerWorker,
         Duration sessionIdleTimeout,
         int maxLineBytes,
@@ -81,6 +87,7 @@ public record ServerConfig(
                     + returnBytes + ") allow answers of up to " + largestAnswer + " bytes, more than the "
                     + AnswerBudget.CLIENT_MESSAGE_BYTES + " bytes MCP clients read in one message; lower them");
         }
+        int maxSessions = integer(s, "sessions.max", 1, 100_000);
         return new ServerConfig(
                 workers(s.get("workers"), heap, !s.get("worker.jit").equals("off")),
                 integer(s, "worker.max-calls", 1, Integer.MAX_VALUE),
@@ -95,12 +102,13 @@ public record ServerConfig(
                 defaultTimeout,
                 maxTimeout,
                 Duration.ofSeconds(integer(s, "run-python.timeout-seconds", 1, 86_400)),
-                path(s.get("run-python.root"), Path.of("")),
-                bool(s, "run-python.read-working-directory"),
+                runRoot(s),
+                readsWorkingDirectory(s),
                 integer(s, "code.max-bytes", 1, 256 * 1024 * 1024),
                 captureBytes,
                 stopAfter,
-                integer(s, "sessions.max", 1, 100_000),
+                maxSessions,
+                sessionsPerPrincipal(s.get("sessions.max-per-principal"), maxSessions),
                 sessionsPerWorker(s.get("sessions.per-worker"), heap),
                 Duration.ofSeconds(integer(s, "sessions.idle-timeout-seconds", 1, 7 * 86_400)),
                 integer(s, "transport.max-line-bytes", 1024, Integer.MAX_VALUE),
@@ -154,7 +162,23 @@ public record ServerConfig(
                 s.get("http.port-file").isBlank() ? null : path(s.get("http.port-file"), null), path, tokens,
                 hosts, origins, integer(s, "http.max-request-bytes", 1024, Integer.MAX_VALUE),
                 Duration.ofSeconds(integer(s, "http.keepalive-seconds", 0, 3_600)),
-                maxInFlight == 0 ? workers * 4 : maxInFlight, !s.get("run-python.root").isBlank());
+                maxInFlight == 0 ? workers * 4 : maxInFlight);
+    }
+
+    /** The folder run_python's scriptPath and workingDirectory must stay under; null if the operator set none. */
+    private static Path runRoot(Settings s) {
+        String raw = s.get("run-python.root");
+        return raw.isBlank() ? null : path(raw, null);
+    }
+
+    /** A run root shown to the code needs one the operator chose: the working directory may be {@code /}. */
+    private static boolean readsWorkingDirectory(Settings s) throws ConfigException {
+        boolean reads = bool(s, "run-python.read-working-directory");
+        if (reads && s.get("run-python.root").isBlank()) {
+            throw new ConfigException("run-python.read-working-directory=true needs run-python.root: the folder whose"
+                    + " files run_python's code may read (--run-python.root=/absolute/path/to/scripts)");
+        }
+        return reads;
     }
 
     private static CodeModeSettings codeMode(Settings s) throws ConfigException {
@@ -240,6 +264,20 @@ public record ServerConfig(
             int byMemory = memory <= 0 ? cores : (int) Math.max(1, (memory / 2) / perWorker);
             return Math.max(1, Math.min(cores, byMemory));
         });
+    }
+
+    /**
+     * {@code auto}: the whole table, {@code sessions.max}. A principal alone may use it; once others open
+     * sessions, a full table takes from whoever holds the most (see SessionRegistry), so each of them keeps its
+     * fair share without a fixed number. A number caps every principal below that.
+     */
+    static int sessionsPerPrincipal(String raw, int maxSessions) throws ConfigException {
+        int perPrincipal = autoOrNumber("sessions.max-per-principal", raw, 100_000, () -> maxSessions);
+        if (perPrincipal > maxSessions) {
+            throw new ConfigException("sessions.max-per-principal (" + perPrincipal + ") is larger than sessions.max ("
+                    + maxSessions + ")");
+        }
+        return perPrincipal;
     }
 
     /**

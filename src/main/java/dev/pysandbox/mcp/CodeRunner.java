@@ -61,7 +61,7 @@ final class CodeRunner {
     ExecutionResult run(ExecutionRequest request, Caller caller, Object progressToken) {
         try (CallProgress progress = new CallProgress(progressToken, caller.progress(),
                 request.timeout(), progressInterval, progressTimers)) {
-            ExecutionResult result = sandbox.execute(request, progress);
+            ExecutionResult result = sandbox.execute(request, caller.principal(), progress);
             if (!result.installing().isEmpty()) {
                 installRequests.accept(result.installing());
             }

@@ -61,7 +61,7 @@ public final class HttpMcpServer {
         McpServlet servlet = new McpServlet(json, http, tokens, calls, timers);
         Consumer<Notice> notices = HttpMcpServer::logNotice;
         CountDownLatch finished = new CountDownLatch(1);
-        try (ToolSet tools = new ToolSet(json, config, sandbox, codeMode, notices, http.hostFiles())) {
+        try (ToolSet tools = new ToolSet(json, config, sandbox, codeMode, notices)) {
             // Tool calls run on the servlet's own threads (immediate execution), so that stopping one is
             // interrupting its thread, as over stdio.
             McpStatelessSyncServer server = McpServer.sync(servlet)

@@ -23,26 +23,30 @@ import dev.pysandbox.wire.WireCodec;
  * {@code run_python}, in the shape of the RunPython tool that agents already know: code or a script file,
  * answered as plain text ({@code Stdout:…Stderr:…} or {@code Error: …}), with the same structured result as
  * {@code execute_code} beside it for clients that read structured content. It runs in the same sandbox;
- * only the script file itself is read from the host, by the server.
+ * only the script file itself is read from the host, by the server, and only under a run root the operator
+ * set ({@code run-python.root}): without one, calls give code (README, run_python).
  */
 final class RunPythonTool {
     static final String TITLE = "Run Python";
     static final String NAME = "run_python";
+    /**
+     * Without a run root the server names no host file for a caller: the working directory it would fall back
+     * to is {@code /} under desktop hosts, where scriptPath would run any .py on the machine (issue 22).
+     */
+    static final String NO_RUN_ROOT = "scriptPath and workingDirectory name files of the server's host, and this"
+            + " server has no run directory to read them from: the operator can start it with"
+            + " --run-python.root=/absolute/path/to/scripts (setting run-python.root) to allow the .py files under"
+            + " that folder. Send the code instead.";
 
     private final CodeRunner runner;
     private final ServerConfig config;
+    /** Null without a run root: then no call may name a file of the host. */
     private final ScriptLocator locator;
-    private final boolean hostFiles;
 
-    /**
-     * @param hostFiles whether calls may name files of the server's host (scriptPath, workingDirectory); over
-     *                  HTTP only where the operator chose a run root, since callers are then remote
-     */
-    RunPythonTool(CodeRunner runner, ServerConfig config, boolean hostFiles) throws IOException {
+    RunPythonTool(CodeRunner runner, ServerConfig config) throws IOException {
         this.runner = runner;
         this.config = config;
-        this.locator = new ScriptLocator(config.runRoot());
-        this.hostFiles = hostFiles;
+        this.locator = config.runRoot() == null ? null : new ScriptLocator(config.runRoot());
     }
 
     Tool tool(McpJsonMapper json) {
@@ -50,9 +54,13 @@ final class RunPythonTool {
                 .name(NAME)
                 .title(TITLE)
                 .annotations(CodeRunner.annotations(TITLE))
-                .description("Runs Python code, or a .py script under the server's run directory, in the sandbox"
-                        + " and answers 'Stdout:\\n…\\nStderr:\\n…' or 'Error: …'. Give code or scriptPath;"
-                        + " scriptPath wins. Timeout " + config.runPythonTimeout().toSeconds() + " s.")
+                .description(locator == null
+                        ? "Runs Python code in the sandbox and answers 'Stdout:\\n…\\nStderr:\\n…' or 'Error: …'."
+                                + " Give code: this server reads no script files (scriptPath and workingDirectory are"
+                                + " refused). Timeout " + config.runPythonTimeout().toSeconds() + " s."
+                        : "Runs Python code, or a .py script under the server's run directory, in the sandbox"
+                                + " and answers 'Stdout:\\n…\\nStderr:\\n…' or 'Error: …'. Give code or scriptPath;"
+                                + " scriptPath wins. Timeout " + config.runPythonTimeout().toSeconds() + " s.")
                 .inputSchema(json, ToolSchemas.load("run_python.input.json", Map.of()))
                 .outputSchema(json, ToolSchemas.load("execute_code.output.json", Map.of()))
                 .build();
@@ -86,20 +94,20 @@ final class RunPythonTool {
         if (scriptPath == null && code == null) {
             throw new InvalidArgument("provide either code or scriptPath.");
         }
-        if (!hostFiles && (scriptPath != null || workingDirectory != null)) {
-            throw new InvalidArgument("scriptPath and workingDirectory name files of the server's host, which this"
-                    + " server does not offer to remote callers (the operator may set run-python.root); send the code"
-                    + " instead.");
+        if (locator == null && (scriptPath != null || workingDirectory != null)) {
+            throw new InvalidArgument(NO_RUN_ROOT);
         }
         String filename = "<string>";
-        Path directory = workingDirectory == null ? locator.root() : locator.directory(workingDirectory);
+        Path directory = locator == null ? null
+                : workingDirectory == null ? locator.root() : locator.directory(workingDirectory);
         if (scriptPath != null) {
             ScriptLocator.Script script = locator.locate(scriptPath, workingDirectory);
             code = read(script);
             filename = script.displayName();
         }
         runner.checkSize(code);
-        // The script may see its folder (read-only) only where the operator allowed it; else a scratch folder.
+        // The script may see its folder (read-only) only where the operator allowed it, which takes a run root
+        // (ServerConfig); else a scratch folder.
         return new ExecutionRequest(code, "", config.runPythonTimeout(), null, filename, Map.of(),
                 config.runReadsWorkingDirectory() ? directory : null);
     }

@@ -41,7 +41,7 @@ public final class SandboxMcpServer {
         Duration drain = config.maxTimeout().plus(config.killGrace()).plusSeconds(5);
         StdioServerTransport transport = new StdioServerTransport(json, in, out, config.maxLineBytes(), drain);
         Consumer<Notice> notices = notice -> transport.clientLog().send(toLogMessage(notice));
-        try (ToolSet tools = new ToolSet(json, config, sandbox, codeMode, notices, true)) {
+        try (ToolSet tools = new ToolSet(json, config, sandbox, codeMode, notices)) {
             McpSyncServer server = McpServer.sync(transport)
                     .serverInfo(NAME, version())
                     .instructions(ToolSet.instructions(codeMode))

@@ -50,10 +50,9 @@ final class ToolSet implements AutoCloseable {
 
     /**
      * @param notices what the server tells clients that are listening (MCP log messages over stdio)
-     * @param runPythonScripts whether {@code run_python} may read scripts from the host (its scriptPath)
      */
-    ToolSet(McpJsonMapper json, ServerConfig config, Sandbox sandbox, CodeMode codeMode, Consumer<Notice> notices,
-            boolean runPythonScripts) throws IOException {
+    ToolSet(McpJsonMapper json, ServerConfig config, Sandbox sandbox, CodeMode codeMode, Consumer<Notice> notices)
+            throws IOException {
         this.json = json;
         this.codeMode = codeMode;
         this.timers = Executors.newSingleThreadScheduledExecutor(runnable -> {
@@ -67,7 +66,7 @@ final class ToolSet implements AutoCloseable {
         this.executeCode = new ExecuteCodeTool(runner, config, codeMode);
         this.packages = new PackageFolder(config.packagesDir());
         this.installed = packages.modules();
-        RunPythonTool runPython = new RunPythonTool(runner, config, runPythonScripts);
+        RunPythonTool runPython = new RunPythonTool(runner, config);
         ValidateCodeTool validate = new ValidateCodeTool(runner, codeMode);
         this.entries = List.of(new Entry(executeCode.tool(json, installed), executeCode::call),
                 new Entry(runPython.tool(json), runPython::call),

@@ -31,7 +31,7 @@ public final class Sandbox implements AutoCloseable {
 
     /** Limits of the execution core, from configuration. */
     public record Settings(int workers, int maxCallsPerWorker, Duration workerStartup, Duration killGrace,
-            int maxSessions, int sessionsPerWorker, Duration sessionIdleTimeout) {
+            int maxSessions, int sessionsPerPrincipal, int sessionsPerWorker, Duration sessionIdleTimeout) {
     }
 
     private final Settings settings;
@@ -60,8 +60,8 @@ public final class Sandbox implements AutoCloseable {
             thread.setDaemon(true);
             return thread;
         });
-        this.sessions = new SessionRegistry(settings.maxSessions(), settings.sessionsPerWorker(), settings.sessionIdleTimeout(),
-                WorkerProcess::closeSession, this::publish);
+        this.sessions = new SessionRegistry(settings.maxSessions(), settings.sessionsPerPrincipal(),
+                settings.sessionsPerWorker(), settings.sessionIdleTimeout(), WorkerProcess::closeSession, this::publish);
         // A call that waits for a context (cold worker) is bounded by the worker start-up limit, not its timeout.
         this.pool = new WorkerPool(settings.workers(), settings.maxCallsPerWorker(), launcher, timers, settings.killGrace(), settings.workerStartup(),
                 sessions::workerGone, this::publish);
@@ -111,18 +111,25 @@ public final class Sandbox implements AutoCloseable {
      *                              code is then stopped and its result discarded
      */
     public ExecutionResult execute(ExecutionRequest request) throws InterruptedException {
-        return execute(request, phase -> { });
+        return execute(request, null, phase -> { });
     }
 
-    /** Like {@link #execute(ExecutionRequest)}, telling {@code phases} where the call is as it moves on. */
-    public ExecutionResult execute(ExecutionRequest request, Consumer<CallPhase> phases) throws InterruptedException {
+    /**
+     * Like {@link #execute(ExecutionRequest)}, for {@code principal}, telling {@code phases} where the call is
+     * as it moves on.
+     *
+     * @param principal who calls: the HTTP principal, whose sessions count against its share of
+     *                  {@code sessions.max} ({@code sessions.max-per-principal}); null for the one client over stdio
+     */
+    public ExecutionResult execute(ExecutionRequest request, String principal, Consumer<CallPhase> phases)
+            throws InterruptedException {
         if (request.sessionId() == null) {
             return runOn(null, request, phases);
         }
         while (true) {
             Session session;
             try {
-                session = sessions.open(request.sessionId());
+                session = sessions.open(principal, request.sessionId());
             } catch (SessionEndedException e) {
                 return ExecutionResult.setupError(e.getMessage());
             }

@@ -2,22 +2,41 @@ package dev.pysandbox.supervisor;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.BiConsumer;
 import java.util.function.Consumer;
+import java.util.function.Function;
 import java.util.function.Predicate;
 
 import dev.pysandbox.execution.Notice;
 
 /**
  * Sessions: a client-chosen id whose Python context (variables, imports) lives on in one worker between
- * calls. Sessions are capped in number, in all and per worker (least recently used goes first), and expire
- * when idle. An id that ended is remembered for a while, so that the next call with it is told what happened
- * instead of silently running in an empty context.
+ * calls. Sessions are capped in number, in all, per principal and per worker, and expire when idle. An id
+ * that ended is remembered for a while, so that the next call with it is told what happened instead of
+ * silently running in an empty context.
+ *
+ * <p>Which session a new one closes, so that no principal can close another's at will (issue 22):
+ * <ol>
+ * <li>A full table ({@code sessions.max}), or a full worker ({@code sessions.per-worker}, counting that
+ * worker's sessions only), closes the least recently used session of the principal holding the most sessions
+ * there, counting the new one. When the principal that asks holds as many as anyone, that is its own; among
+ * other principals tied for the most, the least recently used session of theirs goes.</li>
+ * <li>Then a principal holding more than {@code sessions.max-per-principal} closes its own least recently
+ * used.</li>
+ * </ol>
+ * A principal holding no more than its fair share, the capacity divided by the principals holding sessions
+ * (in the table, or on that worker), therefore never loses one to another principal: once the new session
+ * puts the count over the capacity, whoever holds the most holds more than that share. Sessions with a call
+ * running or waiting are never closed; when every session of the principals holding the most is busy, nothing
+ * is closed and the table runs over until they are idle, rather than another principal paying for them. Over
+ * stdio there is one principal (null), and the rules are plain least recently used.
  */
 final class SessionRegistry {
     private static final int REMEMBERED_ENDINGS = 1024;
@@ -32,6 +51,8 @@ final class SessionRegistry {
     /** One session. Its lock makes calls in the same session run one after another, as in a REPL. */
     static final class Session {
         final String id;
+        /** Who opened it: the HTTP principal, or null for the one client over stdio. */
+        final String principal;
         /**
          * The name of this session's context inside its worker. Unique per session, not per id: when an id
          * ends and starts again, a close for the old context still in flight cannot hit the new one.
@@ -41,7 +62,8 @@ final class SessionRegistry {
         volatile WorkerProcess worker;
         volatile long lastUsedNanos = System.nanoTime();
 
-        Session(String id, long serial) {
+        Session(String principal, String id, long serial) {
+            this.principal = principal;
             this.id = id;
             this.workerKey = id + "#" + serial;
         }
@@ -52,6 +74,7 @@ final class SessionRegistry {
 
     private long serials;
     private final int maxSessions;
+    private final int perPrincipal;
     private final int perWorker;
     private final Duration idleTimeout;
     /** Close a session's context in its worker: (worker, session id). */
@@ -66,18 +89,24 @@ final class SessionRegistry {
         }
     };
 
-    SessionRegistry(int maxSessions, int perWorker, Duration idleTimeout, BiConsumer<WorkerProcess, String> closer,
-            Consumer<Notice> notices) {
+    SessionRegistry(int maxSessions, int perPrincipal, int perWorker, Duration idleTimeout,
+            BiConsumer<WorkerProcess, String> closer, Consumer<Notice> notices) {
         this.maxSessions = maxSessions;
+        this.perPrincipal = perPrincipal;
         this.perWorker = perWorker;
         this.idleTimeout = idleTimeout;
         this.closer = closer;
         this.notices = notices;
     }
 
-    /** The live session with this id, or a new one; evicts the least recently used idle session if full. */
-    Session open(String id) throws SessionEndedException {
-        List<Session> evicted = List.of();
+    /**
+     * The live session with this id, or a new one for {@code principal}; a new one closes another (the class
+     * comment gives the rule) if the table or the principal's share is full.
+     *
+     * @param principal who opens it: the HTTP principal, or null for the one client over stdio
+     */
+    Session open(String principal, String id) throws SessionEndedException {
+        List<Ended> evicted = List.of();
         Session session;
         synchronized (this) {
             String ending = endings.remove(id);
@@ -86,13 +115,18 @@ final class SessionRegistry {
             }
             session = sessions.get(id);
             if (session == null) {
-                session = new Session(id, ++serials);
+                session = new Session(principal, id, ++serials);
                 sessions.put(id, session);
-                evicted = evictLeastRecentlyUsed(session, any -> true, sessions.size() - maxSessions, evictionReason());
+                evicted = new ArrayList<>(evictFromLargestHolder(session, any -> true,
+                        sessions.size() - maxSessions, this::evictionReason));
+                Predicate<Session> own = sameHolder(session);
+                long held = sessions.values().stream().filter(own).count();
+                evicted.addAll(evictFromLargestHolder(session, own, (int) (held - perPrincipal),
+                        this::principalShareReason));
             }
             session.lastUsedNanos = System.nanoTime();
         }
-        closeEnded(evicted, evictionReason());
+        closeEnded(evicted);
         return session;
     }
 
@@ -103,37 +137,73 @@ final class SessionRegistry {
      * loses every session it holds.
      */
     void bind(Session session, WorkerProcess worker) {
-        List<Session> evicted;
+        List<Ended> evicted;
         synchronized (this) {
             session.worker = worker;
             long held = sessions.values().stream().filter(s -> s.worker == worker).count();
-            evicted = evictLeastRecentlyUsed(session, s -> s.worker == worker, (int) (held - perWorker), fullWorkerReason());
+            evicted = evictFromLargestHolder(session, s -> s.worker == worker, (int) (held - perWorker),
+                    this::fullWorkerReason);
         }
-        closeEnded(evicted, fullWorkerReason());
+        closeEnded(evicted);
+    }
+
+    /** A session this registry ended, and why, for its notice. */
+    private record Ended(Session session, String reason) {
+    }
+
+    private static Predicate<Session> sameHolder(Session session) {
+        return other -> Objects.equals(other.principal, session.principal);
     }
 
     /**
-     * Under the lock: removes up to {@code excess} sessions that {@code among} accepts, least recently used
-     * first, sparing {@code keep} and sessions with a call running or waiting; their ids remember why.
+     * Under the lock: removes up to {@code excess} sessions that {@code among} accepts, each time the least
+     * recently used one of the principal holding the most of them (the class comment gives the rule), sparing
+     * {@code asking} and sessions with a call running or waiting; their ids remember why.
+     *
+     * @param asking the new session, whose principal gives up its own when it holds as many as anyone
      */
-    private List<Session> evictLeastRecentlyUsed(Session keep, Predicate<Session> among, int excess, String reason) {
-        List<Session> evicted = new ArrayList<>();
-        Iterator<Session> lru = sessions.values().iterator();
-        while (evicted.size() < excess && lru.hasNext()) {
-            Session candidate = lru.next();
-            if (candidate != keep && among.test(candidate) && !candidate.lock.isLocked()) {
-                lru.remove();
-                endings.put(candidate.id, reason);
-                evicted.add(candidate);
+    private List<Ended> evictFromLargestHolder(Session asking, Predicate<Session> among, int excess,
+            Function<Session, String> reason) {
+        List<Ended> evicted = new ArrayList<>();
+        while (evicted.size() < excess) {
+            Session victim = largestHoldersLeastRecentlyUsed(asking, among);
+            if (victim == null) {
+                break;
             }
+            String why = reason.apply(victim);
+            sessions.remove(victim.id);
+            endings.put(victim.id, why);
+            evicted.add(new Ended(victim, why));
         }
         return evicted;
     }
 
+    /** The session the rule closes next among those {@code among} accepts, or null if all it may pick are busy. */
+    private Session largestHoldersLeastRecentlyUsed(Session asking, Predicate<Session> among) {
+        Map<String, Integer> held = new HashMap<>();
+        sessions.values().stream().filter(among).forEach(s -> held.merge(s.principal, 1, Integer::sum));
+        int most = held.values().stream().max(Integer::compare).orElse(0);
+        Session others = null;
+        // Access order: the first match is the least recently used.
+        for (Session candidate : sessions.values()) {
+            if (candidate == asking || !among.test(candidate) || candidate.lock.isLocked()
+                    || held.get(candidate.principal) < most) {
+                continue;
+            }
+            if (Objects.equals(candidate.principal, asking.principal)) {
+                return candidate;
+            }
+            if (others == null) {
+                others = candidate;
+            }
+        }
+        return others;
+    }
+
     /** Outside the lock: closes the ended sessions' contexts in their workers and tells the client's user. */
-    private void closeEnded(List<Session> ended, String reason) {
-        ended.forEach(this::closeInWorker);
-        ended.forEach(closed -> notices.accept(Notice.info(ended(closed.id, reason))));
+    private void closeEnded(List<Ended> ended) {
+        ended.forEach(closed -> closeInWorker(closed.session()));
+        ended.forEach(closed -> notices.accept(Notice.info(ended(closed.session().id, closed.reason()))));
     }
 
     /** Whether this session is still the live one for its id (it may have been evicted while unlocked). */
@@ -147,7 +217,7 @@ final class SessionRegistry {
 
     /** Ends idle sessions; called periodically. */
     void expireIdle() {
-        List<Session> expired = new ArrayList<>();
+        List<Ended> expired = new ArrayList<>();
         long now = System.nanoTime();
         synchronized (this) {
             Iterator<Session> it = sessions.values().iterator();
@@ -156,11 +226,11 @@ final class SessionRegistry {
                 if (now - session.lastUsedNanos > idleTimeout.toNanos() && !session.lock.isLocked()) {
                     it.remove();
                     endings.put(session.id, expiryReason());
-                    expired.add(session);
+                    expired.add(new Ended(session, expiryReason()));
                 }
             }
         }
-        closeEnded(expired, expiryReason());
+        closeEnded(expired);
     }
 
     /** The worker holding these sessions' contexts is gone, and the contexts with it. */
@@ -201,13 +271,25 @@ final class SessionRegistry {
         return sessions.size();
     }
 
-    private String evictionReason() {
-        return "was closed because more than " + maxSessions + " sessions were open and it was the least recently used.";
+    private String evictionReason(Session closed) {
+        return "was closed because more than " + maxSessions + " sessions were open" + (closed.principal == null
+                ? " and it was the least recently used."
+                : ", its principal held the most of them, and it was that principal's least recently used.");
     }
 
-    private String fullWorkerReason() {
+    private String principalShareReason(Session closed) {
+        return closed.principal == null
+                ? "was closed because more than " + perPrincipal + " sessions were open (sessions.max-per-principal)"
+                        + " and it was the least recently used."
+                : "was closed because its principal held " + perPrincipal + " sessions (sessions.max-per-principal)"
+                        + " and it was that principal's least recently used.";
+    }
+
+    private String fullWorkerReason(Session closed) {
         return "was closed because its worker held " + perWorker + " sessions (sessions.per-worker, which follows"
-                + " worker.heap) and it was the least recently used there.";
+                + " worker.heap)" + (closed.principal == null
+                ? " and it was the least recently used there."
+                : ", its principal held the most of them there, and it was that principal's least recently used.");
     }
 
     private String expiryReason() {

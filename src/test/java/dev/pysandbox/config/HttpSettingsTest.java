@@ -71,13 +71,6 @@ class HttpSettingsTest {
         assertEquals(5, config("workers", "3", "http.max-in-flight", "5").http().maxInFlight());
     }
 
-    /** run_python's scriptPath reads the server's files: remote callers get it only where the operator chose a root. */
-    @Test
-    void hostFilesOnlyWithAnExplicitRunRoot() throws ConfigException {
-        assertFalse(config().http().hostFiles());
-        assertTrue(config("run-python.root", "/srv/scripts").http().hostFiles());
-    }
-
     @Test
     void theProbePathsCannotBeTheEndpoint() {
         assertThrows(ConfigException.class, () -> config("http.path", "/readyz"));

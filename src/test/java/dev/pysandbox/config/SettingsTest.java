@@ -1,6 +1,7 @@
 package dev.pysandbox.config;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -62,6 +63,36 @@ class SettingsTest {
                 Settings.defaults().with("sessions.per-worker", "many", "test"))).getMessage();
         assertTrue(message.contains("sessions.per-worker"), message);
         assertThrows(ConfigException.class, () -> ServerConfig.from(Settings.defaults().with("sessions.per-worker", "0", "test")));
+    }
+
+    /**
+     * run_python's scriptPath reads the server's files: no caller, over stdio or HTTP, gets it unless the
+     * operator chose a root (issue 22: the working directory is {@code /} under desktop hosts).
+     */
+    @Test
+    void runPythonHasARunRootOnlyWhereTheOperatorSetOne() throws ConfigException {
+        assertNull(ServerConfig.from(Settings.defaults()).runRoot());
+        assertNull(ServerConfig.from(Settings.defaults().with("transport", "http", "test")
+                .with("http.auth", "none", "test")).runRoot());
+        assertEquals(Path.of("/srv/scripts"), ServerConfig.from(Settings.defaults()
+                .with("run-python.root", "/srv/scripts", "test")).runRoot());
+        String message = assertThrows(ConfigException.class, () -> ServerConfig.from(Settings.defaults()
+                .with("run-python.read-working-directory", "true", "test"))).getMessage();
+        assertTrue(message.startsWith("run-python.read-working-directory=true needs run-python.root"), message);
+    }
+
+    /** A principal's cap: the whole table unless set (fairness comes from eviction, see SessionRegistry). */
+    @Test
+    void sessionsPerPrincipalIsTheWholeTableUnlessSetAndNeverMore() throws Exception {
+        assertEquals(32, ServerConfig.from(Settings.defaults()).sessionsPerPrincipal());
+        assertEquals(6, ServerConfig.from(Settings.defaults().with("sessions.max", "6", "test")).sessionsPerPrincipal());
+        assertEquals(4, ServerConfig.from(Settings.defaults().with("sessions.max-per-principal", "4", "test"))
+                .sessionsPerPrincipal());
+        String message = assertThrows(ConfigException.class, () -> ServerConfig.from(Settings.defaults()
+                .with("sessions.max-per-principal", "33", "test"))).getMessage();
+        assertEquals("sessions.max-per-principal (33) is larger than sessions.max (32)", message);
+        assertThrows(ConfigException.class, () -> ServerConfig.from(
+                Settings.defaults().with("sessions.max-per-principal", "0", "test")));
     }
 
     @Test

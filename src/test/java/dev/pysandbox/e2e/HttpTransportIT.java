@@ -186,6 +186,65 @@ class HttpTransportIT {
         CallToolResult result = alice.callTool(new CallToolRequest("run_python", Map.of("scriptPath", "bench/x.py")));
         String text = SandboxServer.text(result);
         assertTrue(text.startsWith("Error: scriptPath and workingDirectory name files of the server's host"), text);
+        assertTrue(text.contains("--run-python.root="), "the answer names the setting: " + text);
+    }
+
+    /**
+     * Attack (issue 22, finding 9): TRACE answered 200 and echoed the request on every path, before the Host
+     * and Origin checks; OPTIONS answered 200. Now the MCP endpoint takes POST only, the probes GET and HEAD,
+     * and every other request gets a JSON-RPC error, never an echo.
+     */
+    @Test
+    void attackTraceIsRefusedOnEveryPathAndNothingIsEchoed() throws Exception {
+        String probe = "X-Echo-Probe: trace-canary-5d1e";
+        for (String path : List.of("/mcp", "/healthz", "/readyz", "/other")) {
+            for (String method : List.of("TRACE", "OPTIONS", "PATCH")) {
+                RawResponse response = raw(method + " " + path + " HTTP/1.1\r\nHost: evil.example.com\r\n" + probe
+                        + "\r\nAuthorization: Bearer " + ALICE + "\r\nConnection: close\r\n\r\n");
+                String where = method + " " + path;
+                assertEquals(path.equals("/other") ? 404 : 405, response.status(), where + ": " + response.text());
+                assertFalse(response.text().contains("trace-canary") || response.text().contains(ALICE),
+                        where + " echoed the request: " + response.text());
+                expectError(response, response.status(), -32600);
+            }
+        }
+        RawResponse head = raw("HEAD /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n");
+        assertEquals(405, head.status(), head.text());
+        assertTrue(head.text().contains("Allow: POST"), head.text());
+        // The probes still answer what load balancers and Kubernetes send.
+        assertEquals(200, server.get("/healthz").statusCode());
+        assertEquals(200, raw("HEAD /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n").status());
+        assertEquals("success", execute(alice, python("print(1)")).get("status"));
+    }
+
+    /**
+     * Attack (issue 22, finding 6): with sessions.max=6, bob opens seven sessions to push alice's out as the
+     * least recently used. The full table takes from whoever holds the most: bob's own oldest goes.
+     */
+    @Test
+    void attackOnePrincipalCannotEvictAnothersSession() throws Exception {
+        try (HttpSandboxServer small = HttpSandboxServer.start(Map.of("alice", ALICE, "bob", BOB), "--workers=1",
+                "--sessions.max=6")) {
+            McpSyncClient tenant = small.client(ALICE);
+            McpSyncClient bob = small.client(BOB);
+            try {
+                assertEquals("success", execute(tenant, python("kept = 'alice'", "session_id", "work")).get("status"));
+                for (int i = 1; i <= 7; i++) {
+                    Map<String, Object> opened = execute(bob, python("n = " + i, "session_id", "bob-" + i));
+                    assertEquals(Boolean.TRUE, opened.get("session_new"), opened::toString);
+                }
+                Map<String, Object> after = execute(tenant, python("print(kept)", "session_id", "work"));
+                assertEquals("alice\n", after.get("stdout"), after::toString);
+                assertEquals(Boolean.FALSE, after.get("session_new"), after::toString);
+                Map<String, Object> bobsOldest = execute(bob, python("print(n)", "session_id", "bob-1"));
+                assertEquals("setup_error", bobsOldest.get("status"), bobsOldest::toString);
+                assertTrue(String.valueOf(bobsOldest.get("error_message")).contains("its principal held the most"),
+                        bobsOldest::toString);
+            } finally {
+                tenant.closeGracefully();
+                bob.closeGracefully();
+            }
+        }
     }
 
     @Test

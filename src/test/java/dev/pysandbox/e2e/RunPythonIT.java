@@ -4,11 +4,16 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 
 import org.junit.jupiter.api.Test;
 
 import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
+import io.modelcontextprotocol.spec.McpSchema.Tool;
 
 /** run_python over stdio: its text answers and its path rules, against a run root prepared by SharedServer. */
 class RunPythonIT {
@@ -90,5 +95,37 @@ class RunPythonIT {
         CallToolResult result = server.call("run_python", Map.of("code", 42));
         assertTrue(result.isError());
         assertTrue(SandboxServer.text(result).contains("code"));
+    }
+
+    /**
+     * Attack (issue 22, finding 7): a server started without run-python.root, as desktop hosts start servers
+     * (often in {@code /}), is asked to run a .py file of its host by relative and by absolute path, or to use a
+     * host folder. It refuses and names the setting; inline code still runs. Its working directory is the
+     * project, where the planted script lies.
+     */
+    @Test
+    void attackScriptPathWithoutARunRootIsRefused() throws IOException {
+        Path planted = SandboxServer.PROJECT_ROOT.resolve("target/it-host-files/settings.py");
+        Files.createDirectories(planted.getParent());
+        Files.writeString(planted, "print('HOST SCRIPT RAN')\n");
+        String relative = SandboxServer.PROJECT_ROOT.relativize(planted).toString();
+        try (SandboxServer noRoot = SandboxServer.start("--workers=1")) {
+            for (Map<String, Object> arguments : List.<Map<String, Object>>of(Map.of("scriptPath", relative),
+                    Map.of("scriptPath", planted.toString()), Map.of("scriptPath", "settings.py", "workingDirectory",
+                    planted.getParent().toString()), Map.of("code", "print('here')", "workingDirectory", "target"))) {
+                CallToolResult refused = noRoot.call("run_python", arguments);
+                String text = SandboxServer.text(refused);
+                assertTrue(text.startsWith("Error: scriptPath and workingDirectory name files of the server's host"),
+                        arguments + " -> " + text);
+                assertTrue(text.contains("--run-python.root="), text);
+                assertTrue(refused.isError());
+                assertEquals("setup_error", ((Map<?, ?>) refused.structuredContent()).get("status"));
+            }
+            assertEquals("Stdout:\ninline\n\nStderr:\n",
+                    SandboxServer.text(noRoot.call("run_python", Map.of("code", "print('inline')"))));
+            Tool tool = noRoot.client.listTools().tools().stream().filter(t -> t.name().equals("run_python"))
+                    .findFirst().orElseThrow();
+            assertTrue(tool.description().contains("Give code: this server reads no script files"), tool.description());
+        }
     }
 }

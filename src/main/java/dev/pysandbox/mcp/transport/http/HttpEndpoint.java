@@ -26,9 +26,10 @@ import org.slf4j.LoggerFactory;
 import dev.pysandbox.config.HttpSettings;
 
 /**
- * The HTTP server: embedded Jetty with the MCP endpoint and two probes, {@code /healthz} (the process
- * serves) and {@code /readyz} (calls are served and the server is not draining: what a load balancer and
- * Kubernetes route on). {@link #drain} is the graceful stop: not ready, no new calls, calls in flight finish.
+ * The HTTP server: embedded Jetty with the MCP endpoint (POST) and two probes (GET and HEAD), {@code /healthz}
+ * (the process serves) and {@code /readyz} (calls are served and the server is not draining: what a load
+ * balancer and Kubernetes route on); {@link MethodGate} refuses every other method and path. {@link #drain}
+ * is the graceful stop: not ready, no new calls, calls in flight finish.
  */
 public final class HttpEndpoint {
     private static final Logger log = LoggerFactory.getLogger(HttpEndpoint.class);
@@ -63,9 +64,12 @@ public final class HttpEndpoint {
         context.addServlet(endpoint, settings.path());
         context.addServlet(new ServletHolder("healthz", new Probe(() -> true)), "/healthz");
         context.addServlet(new ServletHolder("readyz", new Probe(() -> !mcp.draining() && ready.getAsBoolean())), "/readyz");
+        // Methods are checked before any servlet: the servlet defaults would answer TRACE and OPTIONS.
+        MethodGate methods = new MethodGate(settings.path(), mcp::errorBody);
+        methods.setHandler(context);
         // On stop, requests already in progress (answers being written) finish before connections close.
         GracefulHandler graceful = new GracefulHandler();
-        graceful.setHandler(context);
+        graceful.setHandler(methods);
         server.setHandler(graceful);
         server.setStopTimeout(10_000);
     }

@@ -3,6 +3,7 @@ package dev.pysandbox.mcp.transport.http;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
@@ -39,8 +40,8 @@ import dev.pysandbox.mcp.transport.ErrorReply;
 import dev.pysandbox.mcp.transport.LineDecoder;
 
 /**
- * Stateless Streamable HTTP at the MCP endpoint, over the SDK's stateless server (which does the protocol and
- * the schema checks). Ours rather than the SDK's servlet, which puts Java stack traces in error bodies, accepts
+ * Stateless Streamable HTTP at the MCP endpoint (POST only: {@link MethodGate} refuses every other method),
+ * over the SDK's stateless server (which does the protocol and the schema checks). Ours rather than the SDK's servlet, which puts Java stack traces in error bodies, accepts
  * any {@code MCP-Protocol-Version}, blocks a container thread per call and never notices a client leaving.
  *
  * <p>No {@code Mcp-Session-Id} is minted: any request may reach any replica, and sessions in the Python sense
@@ -158,24 +159,6 @@ public final class McpServlet extends HttpServlet implements McpStatelessServerT
     /** Stops every call in flight (their clients get no answer). */
     public void cancelAll() {
         running.values().forEach(call -> stop(call, "server stopping"));
-    }
-
-    @Override
-    protected void doGet(HttpServletRequest request, HttpServletResponse response) throws IOException {
-        // Stateless: no server-initiated stream to open (the spec allows 405).
-        response.setHeader("Allow", "POST");
-        error(response, 405, ErrorReply.of(null, ErrorReply.INVALID_REQUEST,
-                "Method Not Allowed: this stateless server takes POST only", null));
-    }
-
-    @Override
-    protected void doDelete(HttpServletRequest request, HttpServletResponse response) throws IOException {
-        doGet(request, response);
-    }
-
-    @Override
-    protected void doPut(HttpServletRequest request, HttpServletResponse response) throws IOException {
-        doGet(request, response);
     }
 
     @Override
@@ -424,11 +407,20 @@ public final class McpServlet extends HttpServlet implements McpStatelessServerT
     }
 
     /**
-     * An HTTP-level error as a JSON-RPC error response. Unlike stdio's, it leaves {@code id} out when it is
-     * unknown: the MCP schema allows no {@code null} id there.
+     * The bytes of an HTTP-level error as a JSON-RPC error response. Unlike stdio's, it leaves {@code id} out
+     * when it is unknown: the MCP schema allows no {@code null} id there. {@link MethodGate} writes its
+     * refusals with it too.
      */
+    byte[] errorBody(ErrorReply reply) {
+        try {
+            return json.writeValueAsBytes(new ErrorBody(reply.jsonrpc(), reply.id(), reply.error()));
+        } catch (IOException e) {
+            throw new UncheckedIOException("a JSON-RPC error reply could not be written", e);
+        }
+    }
+
     private void error(HttpServletResponse response, int status, ErrorReply reply) throws IOException {
-        byte[] bytes = json.writeValueAsBytes(new ErrorBody(reply.jsonrpc(), reply.id(), reply.error()));
+        byte[] bytes = errorBody(reply);
         response.setStatus(status);
         response.setContentType("application/json");
         response.setCharacterEncoding("UTF-8");
