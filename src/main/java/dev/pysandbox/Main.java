@@ -78,6 +78,10 @@ public final class Main {
         }
         int exitCode = 0;
         try (Sandbox sandbox = new Sandbox(sandboxSettings(config), WorkerLauncher.forConfig(config), codeMode)) {
+            if (!config.http().enabled()) {
+                // Remote mode drains first and stops them itself (HttpMcpServer).
+                Runtime.getRuntime().addShutdownHook(stopChildrenAtExit(sandbox, codeMode));
+            }
             if (commandLine.run() != null) {
                 sandbox.start();
                 exitCode = new RunCommand(commandLine.run(), config).execute(sandbox, new PrintStream(stdout, true, "UTF-8"));
@@ -91,6 +95,11 @@ public final class Main {
                 SandboxMcpServer.serve(config, sandbox, codeMode, System.in, stdout);
                 log.info("client closed the connection; shutting down");
             }
+        } catch (Exception | Error e) {
+            // The exit below still stops every child: a failed server must not leave its workers or downstream
+            // servers running, nor live on on the SDK's non-daemon threads.
+            log.error("the server failed; shutting down", e);
+            exitCode = 1;
         }
         // Non-daemon threads of the SDK must not keep a finished server alive.
         System.exit(exitCode);
@@ -124,6 +133,24 @@ public final class Main {
 
     private static Object describeRunRoot(ServerConfig config) {
         return config.runRoot() != null ? config.runRoot() : "none: run_python takes code only (see run-python.root)";
+    }
+
+    /**
+     * The hook that stops every process the server started: the workers, and the downstream servers with what
+     * they started, both at once, a few seconds at most. The JVM runs it on every way out but SIGKILL: the exit
+     * after end of input or after a failure, SIGTERM (the MCP SDK clients' close), SIGINT and SIGHUP. After the
+     * normal end it finds nothing left.
+     */
+    private static Thread stopChildrenAtExit(Sandbox sandbox, CodeMode codeMode) {
+        return new Thread(() -> {
+            Thread downstream = Thread.ofPlatform().name("stop-downstream-servers").start(codeMode::close);
+            sandbox.close();
+            try {
+                downstream.join();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }, "stop-children");
     }
 
     static Sandbox.Settings sandboxSettings(ServerConfig config) {

@@ -415,8 +415,27 @@ public final class CodeMode implements ToolBroker, AutoCloseable {
         return settings.maxInputsBytes();
     }
 
+    /**
+     * Stops every downstream server and what it started, all at once (a thread each: a parallel stream may run
+     * them one after another on a small machine), so the whole takes as long as the slowest, a few seconds at
+     * most. Idempotent; no server starts again afterwards.
+     */
     @Override
     public void close() {
-        servers.values().parallelStream().forEach(Downstream::close);
+        List<Thread> closing = servers.values().stream()
+                .map(server -> Thread.ofVirtual().name("mcp-close-" + server.name()).start(server::close)).toList();
+        boolean interrupted = false;
+        for (Thread thread : closing) {
+            while (thread.isAlive()) {
+                try {
+                    thread.join();
+                } catch (InterruptedException e) {
+                    interrupted = true; // each close is bounded: finish waiting, then pass the interrupt on
+                }
+            }
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
     }
 }

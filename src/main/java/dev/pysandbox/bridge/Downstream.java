@@ -64,6 +64,10 @@ final class Downstream {
     private final Deque<Long> restarts = new ArrayDeque<>();
     private volatile Map<String, Tool> tools = Map.of();
     private volatile McpAsyncClient client;
+    /** The child of a stdio server, from the moment a start begins: {@link #close()} ends it even mid-start. */
+    private StdioDownstream stdio;
+    /** Set by {@link #close()}: the server is ending, and this server is never started again. */
+    private boolean closed;
     private volatile String refusal;
     private volatile String lastFailure;
     private CompletableFuture<McpAsyncClient> starting;
@@ -126,6 +130,9 @@ final class Downstream {
 
     /** Begins a start unless one is under way or the back-off forbids it. */
     synchronized CompletableFuture<McpAsyncClient> start() {
+        if (closed) {
+            return CompletableFuture.failedFuture(new ToolFailure(ToolFailure.SERVER_UNAVAILABLE, "the server is ending"));
+        }
         if (client != null) {
             return CompletableFuture.completedFuture(client);
         }
@@ -147,10 +154,18 @@ final class Downstream {
         Thread.ofVirtual().name("mcp-start-" + name()).start(() -> {
             try {
                 McpAsyncClient started = connect();
+                boolean late;
                 synchronized (this) {
-                    client = started;
+                    late = closed;
+                    client = late ? null : started;
                     starting = null;
                     backoffMillis = 0;
+                }
+                if (late) {
+                    // close() has ended the child already; this only fails what waits for the client.
+                    started.close();
+                    future.completeExceptionally(new ToolFailure(ToolFailure.SERVER_UNAVAILABLE, "the server is ending"));
+                    return;
                 }
                 future.complete(started);
             } catch (ToolFailure | RuntimeException e) {
@@ -176,6 +191,12 @@ final class Downstream {
             case HTTP -> streamableHttp();
             case SSE -> sse();
         };
+        synchronized (this) {
+            if (closed) {
+                throw new ToolFailure(ToolFailure.SERVER_UNAVAILABLE, "the server is ending");
+            }
+            this.stdio = stdio[0];
+        }
         McpAsyncClient started = McpClient.async(transport)
                 .clientInfo(new Implementation(selfName, version))
                 // No sampling, elicitation or roots: a downstream server cannot call back through us.
@@ -328,15 +349,31 @@ final class Downstream {
         return String.format(java.util.Locale.ROOT, "%.1f", duration.toMillis() / 1000.0);
     }
 
-    /** Stops the server; bounded, and its process tree is gone afterwards. */
+    /**
+     * Stops the server for good; bounded, and a stdio server's process tree is gone when it returns: ended here
+     * directly, not through the SDK client's close, which only starts the transport's close and returns.
+     */
     void close() {
-        McpAsyncClient running = client;
-        client = null;
+        McpAsyncClient running;
+        StdioDownstream child;
+        synchronized (this) {
+            closed = true;
+            running = client;
+            client = null;
+            child = stdio;
+        }
+        if (child != null) {
+            child.stop();
+        }
         if (running != null) {
-            try {
-                running.closeGracefully().block(Duration.ofSeconds(3));
-            } catch (RuntimeException e) {
-                running.close();
+            if (child != null) {
+                running.close(); // fails the calls still waiting; the transport is stopped already
+            } else {
+                try {
+                    running.closeGracefully().block(Duration.ofSeconds(3));
+                } catch (RuntimeException e) {
+                    running.close();
+                }
             }
         }
     }

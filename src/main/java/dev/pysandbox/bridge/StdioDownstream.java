@@ -5,12 +5,12 @@ import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 
 import org.slf4j.Logger;
@@ -23,6 +23,7 @@ import io.modelcontextprotocol.spec.McpSchema;
 import io.modelcontextprotocol.spec.McpSchema.JSONRPCMessage;
 import reactor.core.publisher.Mono;
 
+import dev.pysandbox.process.ProcessTree;
 import dev.pysandbox.wire.BoundedLineReader;
 
 /**
@@ -45,6 +46,11 @@ final class StdioDownstream implements McpClientTransport {
      */
     private static final int MAX_LINE_BYTES = 16 * 1024 * 1024;
     private static final int STDERR_TAIL_LINES = 20;
+    /**
+     * How long each step of ending the child may wait, at end of input and after SIGTERM: short, because a client
+     * that closes us gives us about two seconds before its own SIGKILL (the TypeScript SDK's close).
+     */
+    private static final Duration STOP_GRACE = Duration.ofMillis(500);
 
     private final ServerEntry entry;
     private final McpJsonMapper json;
@@ -53,6 +59,9 @@ final class StdioDownstream implements McpClientTransport {
     private final Deque<String> stderrTail = new ArrayDeque<>();
     private volatile Process process;
     private volatile OutputStream stdin;
+    private ProcessTree tree;
+    /** Set by {@link #stop()}: a start still under way then starts nothing (the server is ending). */
+    private boolean stopped;
 
     /**
      * @param depth  how deep this server runs in code mode; its children run one deeper
@@ -77,10 +86,16 @@ final class StdioDownstream implements McpClientTransport {
             if (entry.cwd() != null) {
                 builder.directory(entry.cwd().toFile());
             }
-            try {
-                process = builder.start();
-            } catch (IOException e) {
-                throw new IllegalStateException("cannot start '" + entry.command() + "': " + e.getMessage(), e);
+            synchronized (this) {
+                if (stopped) {
+                    throw new IllegalStateException("server '" + entry.name() + "' was not started: the server is ending");
+                }
+                try {
+                    process = builder.start();
+                } catch (IOException e) {
+                    throw new IllegalStateException("cannot start '" + entry.command() + "': " + e.getMessage(), e);
+                }
+                tree = new ProcessTree(process);
             }
             stdin = process.getOutputStream();
             Thread.ofPlatform().daemon().name("mcp-" + entry.name() + "-out").start(() -> readMessages(handler));
@@ -180,31 +195,22 @@ final class StdioDownstream implements McpClientTransport {
         });
     }
 
-    /** Closes stdin (a well-behaved server exits), then kills what is left of the process tree after 2 s. */
+    /** Ends the child's process tree: stdin closed (a well-behaved server exits), then SIGTERM, then SIGKILL. */
     @Override
     public Mono<Void> closeGracefully() {
         return Mono.fromRunnable(this::stop);
     }
 
+    /** Ends the child and every process it started, within about three times {@link #STOP_GRACE}; idempotent. */
     void stop() {
-        Process p = process;
-        if (p == null) {
-            return;
+        ProcessTree started;
+        synchronized (this) {
+            stopped = true;
+            started = tree;
         }
-        // Taken first: once the child exits, its children (npx's node, say) are no longer its descendants.
-        List<ProcessHandle> tree = p.descendants().toList();
-        try {
-            stdin.close();
-        } catch (IOException ignored) {
-            // already closed
+        if (started != null) {
+            started.end(STOP_GRACE);
         }
-        try {
-            p.waitFor(2, TimeUnit.SECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
-        tree.forEach(ProcessHandle::destroyForcibly);
-        p.destroyForcibly();
     }
 
     @Override

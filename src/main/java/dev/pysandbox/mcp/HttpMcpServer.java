@@ -85,14 +85,18 @@ public final class HttpMcpServer {
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
                 }
+                // Nothing we started may outlive us (SECURITY.md), even if the serving thread is stuck: both are
+                // done by now on the normal path, and these calls then find nothing left.
+                codeMode.close();
+                sandbox.close();
             }, "http-drain"));
             endpoint.start();
             sandbox.start(notices);
             codeMode.start();
             endpoint.join();
             server.close();
-            codeMode.close();
         } finally {
+            codeMode.close();
             sandbox.close();
             timers.shutdownNow();
             calls.shutdownNow();

@@ -188,11 +188,15 @@ public final class Sandbox implements AutoCloseable {
         }
     }
 
-    /** Stops the workers; a second call does nothing (remote mode's graceful stop may come first). */
+    /**
+     * Stops the workers and returns when their processes are gone, a few seconds at most. Every caller waits
+     * (remote mode's graceful stop and the shutdown hook may both call it, and the JVM ends when the hook
+     * returns); a later call finds nothing left to stop.
+     */
     @Override
     public void close() {
+        pool.close();
         if (closed.compareAndSet(false, true)) {
-            pool.close();
             timers.shutdown();
         }
     }

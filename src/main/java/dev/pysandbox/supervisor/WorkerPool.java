@@ -197,8 +197,17 @@ final class WorkerPool implements AutoCloseable {
                     onGone(slot, w);
                 }
             });
+            boolean late;
             synchronized (this) {
-                slots[slot] = worker;
+                late = closed;
+                if (!late) {
+                    slots[slot] = worker;
+                }
+            }
+            if (late) {
+                // Launched while the pool closed: close() could not see it, so it ends here.
+                worker.kill();
+                return;
             }
             worker.start(); // only now can it report ready or gone, and onGone can find it in its slot
             log.info("started {} (pid {})", name, process.pid());
@@ -265,6 +274,10 @@ final class WorkerPool implements AutoCloseable {
         timers.schedule(() -> launch(slot), delay, TimeUnit.MILLISECONDS);
     }
 
+    /**
+     * Ends every worker and its process tree before it returns (stdin closed, then SIGTERM, then SIGKILL, about a
+     * second at most): the server's exit comes next, and nothing would kill a worker later.
+     */
     @Override
     public void close() {
         List<WorkerProcess> toStop;
@@ -274,6 +287,6 @@ final class WorkerPool implements AutoCloseable {
             idle.clear();
             notifyAll();
         }
-        toStop.forEach(WorkerProcess::stop);
+        WorkerProcess.endAll(toStop);
     }
 }

@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
@@ -22,6 +23,7 @@ import dev.pysandbox.execution.Notice;
 import dev.pysandbox.execution.Status;
 import dev.pysandbox.execution.ToolBroker.ToolCalls;
 import dev.pysandbox.execution.ToolCall;
+import dev.pysandbox.process.ProcessTree;
 import dev.pysandbox.wire.BoundedLineReader;
 import dev.pysandbox.wire.WireCodec;
 import dev.pysandbox.wire.WorkerCommand;
@@ -55,8 +57,17 @@ final class WorkerProcess {
     /** The longest line of the worker's stderr relayed to the log; the rest of a longer one is dropped. */
     static final int MAX_STDERR_LINE_BYTES = 8 * 1024;
 
+    /**
+     * How long each step of ending a worker may wait at the server's end, at end of input and after SIGTERM: short,
+     * because a client that closes us gives us about two seconds before its own SIGKILL (the TypeScript SDK's close).
+     */
+    private static final Duration STOP_GRACE = Duration.ofMillis(500);
+    /** How long a retired worker may take to exit at end of input before it is killed. */
+    private static final long RETIRE_GRACE_MILLIS = 2_000;
+
     private final String name;
     private final Process process;
+    private final ProcessTree tree;
     private final OutputStream commands;
     private final ScheduledExecutorService timers;
     private final Duration killGrace;
@@ -114,6 +125,7 @@ final class WorkerProcess {
             Duration setupLimit, AnswerBudget answers, Listener listener) {
         this.name = name;
         this.process = process;
+        this.tree = new ProcessTree(process);
         this.commands = process.getOutputStream();
         this.timers = timers;
         this.killGrace = killGrace;
@@ -190,8 +202,13 @@ final class WorkerProcess {
 
     void kill() {
         retiring = true;
-        process.descendants().forEach(ProcessHandle::destroyForcibly);
-        process.destroyForcibly();
+        tree.kill();
+    }
+
+    /** Ends these workers and their process trees, all at once, within about a second: the server is ending. */
+    static void endAll(List<WorkerProcess> workers) {
+        workers.forEach(worker -> worker.retiring = true);
+        ProcessTree.endAll(workers.stream().map(worker -> worker.tree).toList(), STOP_GRACE);
     }
 
     int callsServed() {
@@ -214,12 +231,12 @@ final class WorkerProcess {
 
     /** Asks the worker to exit by closing its stdin, and kills it if it has not after a moment. */
     void stop() {
+        tree.closeInput();
         try {
-            commands.close();
-        } catch (IOException ignored) {
-            // already gone
+            timers.schedule(this::kill, RETIRE_GRACE_MILLIS, TimeUnit.MILLISECONDS);
+        } catch (RejectedExecutionException e) {
+            kill(); // the sandbox is closed: nothing would run the kill later
         }
-        timers.schedule(this::kill, 2, TimeUnit.SECONDS);
     }
 
     private void send(WorkerCommand command) {

@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeSet;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BiFunction;
 
 import org.slf4j.LoggerFactory;
@@ -40,8 +41,12 @@ import io.modelcontextprotocol.spec.McpSchema.Tool;
  * ({@code execute_code}) and the process id ({@code pid}).
  *
  * <p>Run as {@code java -cp target/test-classes:target/classes:target/lib/* dev.pysandbox.e2e.StubMcpServer
- * [--name=NAME]}; the server calls itself {@code stub-mcp} unless {@code --name} says otherwise. Stdout carries
- * the protocol only: logs go to stderr, and the process exits when stdin closes.
+ * [--name=NAME] [--finish-calls-at-eof] [--child]}; the server calls itself {@code stub-mcp} unless {@code --name}
+ * says otherwise. Stdout carries the protocol only: logs go to stderr, and the process exits when stdin closes.
+ * Two switches make it the kind of server that outlives a careless client: {@code --finish-calls-at-eof} waits
+ * at end of input for the calls still running (as servers built on the Python SDK do), so a {@code slow} call
+ * keeps it alive; {@code --child} starts a process of its own that never reads its input (as {@code npx} starts
+ * {@code node}), which only a signal ends.
  */
 public final class StubMcpServer {
     static {
@@ -49,6 +54,8 @@ public final class StubMcpServer {
     }
 
     private static final McpJsonMapper JSON = McpJsonDefaults.getMapper();
+    /** The tool calls running now, for {@code --finish-calls-at-eof}. */
+    private static final AtomicInteger RUNNING = new AtomicInteger();
 
     private StubMcpServer() {
     }
@@ -57,9 +64,15 @@ public final class StubMcpServer {
         // Also from the environment: a servers file that names python-sandbox-mcp in its args is refused before
         // the stub could start, and the test of the serverInfo check needs the stub to start.
         String name = System.getenv().getOrDefault("STUB_SERVER_NAME", "stub-mcp");
+        boolean finishCallsAtEof = false;
         for (String arg : args) {
             if (arg.startsWith("--name=")) {
                 name = arg.substring("--name=".length());
+            }
+            finishCallsAtEof |= arg.equals("--finish-calls-at-eof");
+            if (arg.equals("--child")) {
+                new ProcessBuilder("sleep", "1000000").redirectOutput(ProcessBuilder.Redirect.DISCARD)
+                        .redirectError(ProcessBuilder.Redirect.DISCARD).start();
             }
         }
         // On stdin EOF the SDK's stdio provider closes the session (later answers are dropped) but leaves the JVM
@@ -87,6 +100,9 @@ public final class StubMcpServer {
                 .build();
         stdinClosed.await();
         Thread.sleep(200);
+        while (finishCallsAtEof && RUNNING.get() > 0) {
+            Thread.sleep(100);
+        }
         System.exit(0);
     }
 
@@ -140,7 +156,14 @@ public final class StubMcpServer {
         if (outputSchema != null) {
             tool.outputSchema(JSON, outputSchema);
         }
-        return SyncToolSpecification.builder().tool(tool.build()).callHandler(handler).build();
+        return SyncToolSpecification.builder().tool(tool.build()).callHandler((exchange, request) -> {
+            RUNNING.incrementAndGet();
+            try {
+                return handler.apply(exchange, request);
+            } finally {
+                RUNNING.decrementAndGet();
+            }
+        }).build();
     }
 
     /** An object schema with the given properties (a JSON fragment), all of the named ones required. */
