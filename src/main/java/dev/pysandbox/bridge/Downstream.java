@@ -242,6 +242,7 @@ final class Downstream {
                 .connectTimeout(startupTimeout)
                 // The URL comes from the operator only; a redirect could send our headers elsewhere.
                 .customizeClient(client -> client.followRedirects(HttpClient.Redirect.NEVER))
+                .maxResponseSize(StdioDownstream.MAX_MESSAGE_BYTES)
                 .httpRequestCustomizer((request, method, uri, body, context) -> entry.headers().forEach(request::header))
                 .build();
     }
@@ -252,6 +253,7 @@ final class Downstream {
                 .sseEndpoint(url.getRawPath())
                 .jsonMapper(json)
                 .customizeClient(client -> client.followRedirects(HttpClient.Redirect.NEVER))
+                .maxResponseSize(StdioDownstream.MAX_MESSAGE_BYTES)
                 .httpRequestCustomizer((request, method, uri, body, context) -> entry.headers().forEach(request::header))
                 .build();
     }

@@ -41,10 +41,11 @@ final class StdioDownstream implements McpClientTransport {
     /** The environment variable that tells a child how deep in code mode it runs (recursion guard). */
     static final String DEPTH_VARIABLE = "PYSANDBOX_MCP_DEPTH";
     /**
-     * The longest message read from a downstream server: twice code-mode.max-result-bytes' ceiling (an answer may
-     * carry its result as structured content and as text), so that no server makes ours hold more.
+     * The longest message read from a downstream server, over stdio or HTTP: twice code-mode.max-result-bytes'
+     * ceiling (an answer may carry its result as structured content and as text), so that no server makes ours
+     * hold more.
      */
-    private static final int MAX_LINE_BYTES = 16 * 1024 * 1024;
+    static final int MAX_MESSAGE_BYTES = 16 * 1024 * 1024;
     private static final int STDERR_TAIL_LINES = 20;
     /**
      * How long each step of ending the child may wait, at end of input and after SIGTERM: short, because a client
@@ -119,14 +120,14 @@ final class StdioDownstream implements McpClientTransport {
 
     private void readMessages(Function<Mono<JSONRPCMessage>, Mono<JSONRPCMessage>> handler) {
         try {
-            BoundedLineReader lines = new BoundedLineReader(process.getInputStream(), MAX_LINE_BYTES);
+            BoundedLineReader lines = new BoundedLineReader(process.getInputStream(), MAX_MESSAGE_BYTES);
             while (true) {
                 BoundedLineReader.Result next = lines.next();
                 if (next instanceof BoundedLineReader.Eof) {
                     break;
                 }
                 if (!(next instanceof BoundedLineReader.Line line) || line.text().isBlank()) {
-                    log.warn("downstream {}: skipped a message longer than {} bytes", entry.name(), MAX_LINE_BYTES);
+                    log.warn("downstream {}: skipped a message longer than {} bytes", entry.name(), MAX_MESSAGE_BYTES);
                     continue;
                 }
                 JSONRPCMessage message;
