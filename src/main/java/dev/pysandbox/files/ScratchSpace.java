@@ -26,6 +26,9 @@ import java.util.TreeMap;
  * the number of files and folders. Going over either is an {@link IOException} the guest sees as an
  * {@code OSError} ("No space left in the sandbox's scratch space"), and what was written before stays.
  *
+ * <p>Names follow a Linux file system's rule ({@link FileName}): a name longer than 255 bytes, or a path
+ * longer than 4096, is refused as "File name too long", {@code ENAMETOOLONG} in the guest.
+ *
  * <p>Every file remembers the call that last wrote it ({@link #beginCall()}), so a call's answer can return
  * the files that call wrote, and a session's later calls do not return them again. All methods synchronize
  * on this object: the guest's thread writes while the worker may read the tree after a call.
@@ -136,6 +139,7 @@ public final class ScratchSpace {
         if (target.startsWith(source)) {
             throw new FileSystemException(source.toString(), target.toString(), "cannot move a folder into itself");
         }
+        FileName.checkLength(target);
         Dir to = parentOf(target);
         String name = target.getFileName().toString();
         Node existing = to.children.get(name);
@@ -269,6 +273,7 @@ public final class ScratchSpace {
     }
 
     private void reserveEntry(Path path) throws IOException {
+        FileName.checkLength(path);
         if (entries >= maxEntries) {
             throw full(path, "more than " + maxEntries + " files and folders");
         }

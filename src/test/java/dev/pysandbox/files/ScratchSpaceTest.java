@@ -117,4 +117,20 @@ class ScratchSpaceTest {
         assertArrayEquals("new".getBytes(), written.get(0).content());
         assertEquals("a,b", read("/home/sandbox/in/data.csv"));
     }
+
+    @Test
+    void attackNamesLongerThanAFileSystemAllowsAreFileNameTooLong() throws IOException {
+        write("/tmp/" + "x".repeat(255), "fits", false);
+        space.createDirectory(Path.of("/tmp/d"));
+        for (String path : List.of("/tmp/" + "x".repeat(256), "/tmp/d/" + "é".repeat(128))) {
+            FileSystemException refused = assertThrows(FileSystemException.class, () -> write(path, "x", false), path);
+            assertEquals("File name too long", refused.getReason(), "GraalPy maps this reason to ENAMETOOLONG");
+            refused = assertThrows(FileSystemException.class, () -> space.createDirectory(Path.of(path)), path);
+            assertEquals("File name too long", refused.getReason());
+            refused = assertThrows(FileSystemException.class,
+                    () -> space.move(Path.of("/tmp/" + "x".repeat(255)), Path.of(path), false), path);
+            assertEquals("File name too long", refused.getReason());
+        }
+        assertEquals(List.of("d", "x".repeat(255)), space.list(Path.of("/tmp")));
+    }
 }
