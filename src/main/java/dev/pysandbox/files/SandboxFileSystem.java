@@ -8,6 +8,7 @@ import java.nio.file.AccessMode;
 import java.nio.file.CopyOption;
 import java.nio.file.DirectoryStream;
 import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.FileSystemException;
 import java.nio.file.LinkOption;
 import java.nio.file.OpenOption;
 import java.nio.file.Path;
@@ -263,8 +264,16 @@ public final class SandboxFileSystem implements FileSystem {
         return null;
     }
 
-    private Path absolute(Path path) {
-        return toAbsolutePath(path).normalize();
+    /**
+     * A guest path as the absolute, normalized path the routing looks at. A path the guest gives, or the
+     * one it comes to, with a name over 255 bytes or a length over 4096 is "File name too long"
+     * ({@code ENAMETOOLONG}), as on Linux, wherever it points ({@link FileName}).
+     */
+    private Path absolute(Path path) throws FileSystemException {
+        FileName.checkLength(path);
+        Path absolute = toAbsolutePath(path).normalize();
+        FileName.checkLength(absolute);
+        return absolute;
     }
 
     private static AccessDeniedException refused(Path path) {

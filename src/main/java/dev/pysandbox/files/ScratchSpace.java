@@ -13,8 +13,10 @@ import java.nio.file.NotDirectoryException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 
 /**
@@ -24,7 +26,13 @@ import java.util.TreeMap;
  *
  * <p>Two caps keep a call from filling the worker's heap through files: the bytes of all files together and
  * the number of files and folders. Going over either is an {@link IOException} the guest sees as an
- * {@code OSError} ("No space left in the sandbox's scratch space"), and what was written before stays.
+ * {@code OSError} ("No space left in the sandbox's scratch space"), and what was written before stays. The
+ * bytes counted are the bytes the files' buffers hold, spare room included, so the cap bounds the heap they
+ * take: a file gives its room back when it is truncated or removed, and the spare room a growing file keeps
+ * in hand yields to another file's write before that write is refused.
+ *
+ * <p>Names follow a Linux file system's rule ({@link FileName}): a name longer than 255 bytes, or a path
+ * longer than 4096, is refused as "File name too long", {@code ENAMETOOLONG} in the guest.
  *
  * <p>Every file remembers the call that last wrote it ({@link #beginCall()}), so a call's answer can return
  * the files that call wrote, and a session's later calls do not return them again. All methods synchronize
@@ -35,10 +43,16 @@ public final class ScratchSpace {
     public static final Path HOME = Path.of("/home/sandbox");
     public static final Path TMP = Path.of("/tmp");
     private static final Path ROOT = Path.of("/");
+    /** The largest array the JVM reliably allocates. */
+    private static final int MAX_FILE = Integer.MAX_VALUE - 8;
+    private static final byte[] EMPTY = new byte[0];
 
     private final long maxBytes;
     private final int maxEntries;
     private final Dir root = new Dir();
+    /** The files holding bytes: those in the tree, and removed ones a channel still has open. */
+    private final Set<FileNode> files = new HashSet<>();
+    /** The bytes {@link #files} hold: the length of their buffers, not of their contents. */
     private long usedBytes;
     private int entries;
     private int call;
@@ -115,7 +129,7 @@ public final class ScratchSpace {
             // An open file keeps its bytes (and they keep counting) until its last channel closes, as on a disk.
             file.removed = true;
             if (file.openChannels == 0) {
-                usedBytes -= file.length;
+                release(file);
             }
         }
         parent.children.remove(name);
@@ -136,6 +150,7 @@ public final class ScratchSpace {
         if (target.startsWith(source)) {
             throw new FileSystemException(source.toString(), target.toString(), "cannot move a folder into itself");
         }
+        FileName.checkLength(target);
         Dir to = parentOf(target);
         String name = target.getFileName().toString();
         Node existing = to.children.get(name);
@@ -186,6 +201,7 @@ public final class ScratchSpace {
             reserveEntry(path);
             file = new FileNode(call);
             parent.children.put(name, file);
+            files.add(file);
             parent.touch();
         }
         if (write && truncate) {
@@ -230,8 +246,18 @@ public final class ScratchSpace {
         }
     }
 
+    /** The bytes the files hold: what {@code files.max-bytes} caps. */
     public synchronized long usedBytes() {
         return usedBytes;
+    }
+
+    /** The bytes the files' buffers hold, summed from the buffers themselves. */
+    synchronized long heldBytes() {
+        long held = 0;
+        for (FileNode file : files) {
+            held += file.data.length;
+        }
+        return held;
     }
 
     private Node find(Path path) throws IOException {
@@ -269,30 +295,63 @@ public final class ScratchSpace {
     }
 
     private void reserveEntry(Path path) throws IOException {
+        FileName.checkLength(path);
         if (entries >= maxEntries) {
             throw full(path, "more than " + maxEntries + " files and folders");
         }
         entries++;
     }
 
+    /**
+     * Makes a file this long. Growing doubles its buffer where the cap leaves room for that, so that writing
+     * a file piece by piece copies it a few times only; shrinking gives the rest of the buffer back. Bytes
+     * past the length are always zero, so growing over a gap reads as zeros.
+     */
     private void resize(FileNode file, long length) throws IOException {
-        long grow = length - file.length;
-        if (grow > 0 && usedBytes + grow > maxBytes) {
-            throw full(null, "more than " + maxBytes + " bytes in all");
-        }
-        if (length > Integer.MAX_VALUE - 8) {
-            throw full(null, "a file larger than 2 GB");
-        }
         if (length > file.data.length) {
-            file.data = Arrays.copyOf(file.data, (int) Math.min(Integer.MAX_VALUE - 8,
-                    Math.max(length, Math.min(maxBytes, (long) file.data.length * 2))));
+            grow(file, length);
         } else if (length < file.length) {
-            Arrays.fill(file.data, (int) length, file.length, (byte) 0);
+            hold(file, Arrays.copyOf(file.data, (int) length));
         }
-        usedBytes += grow;
         file.length = (int) length;
         file.modified = System.currentTimeMillis();
         file.writtenIn = call;
+    }
+
+    private void grow(FileNode file, long length) throws IOException {
+        if (length > MAX_FILE) {
+            throw full(null, "a file larger than 2 GB");
+        }
+        if (usedBytes + length - file.data.length > maxBytes) {
+            trimSpareRoom();
+            if (usedBytes + length - file.data.length > maxBytes) {
+                throw full(null, "more than " + maxBytes + " bytes in all");
+            }
+        }
+        long room = file.data.length + maxBytes - usedBytes;
+        long doubled = Math.min(Math.min((long) file.data.length * 2, room), MAX_FILE);
+        hold(file, Arrays.copyOf(file.data, (int) Math.max(length, doubled)));
+    }
+
+    /** Gives back the room files keep past their length: a write is refused only when the contents fill the cap. */
+    private void trimSpareRoom() {
+        for (FileNode file : files) {
+            if (file.data.length > file.length) {
+                hold(file, Arrays.copyOf(file.data, file.length));
+            }
+        }
+    }
+
+    /** Swaps a file's buffer, counting the difference. */
+    private void hold(FileNode file, byte[] data) {
+        usedBytes += data.length - file.data.length;
+        file.data = data;
+    }
+
+    /** A removed file's last channel closed, or it had none: its bytes are free. */
+    private void release(FileNode file) {
+        hold(file, EMPTY);
+        files.remove(file);
     }
 
     private static FileSystemException full(Path path, String what) {
@@ -313,7 +372,7 @@ public final class ScratchSpace {
     }
 
     private static final class FileNode extends Node {
-        byte[] data = new byte[0];
+        byte[] data = EMPTY;
         int length;
         int writtenIn;
         int openChannels;
@@ -489,7 +548,7 @@ public final class ScratchSpace {
                 if (open) {
                     open = false;
                     if (--file.openChannels == 0 && file.removed) {
-                        usedBytes -= file.length;
+                        release(file);
                     }
                 }
             }

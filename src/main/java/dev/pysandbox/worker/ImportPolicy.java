@@ -4,6 +4,7 @@ import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
 
@@ -13,6 +14,10 @@ import dev.pysandbox.packages.KnownPackages;
  * Which modules user code may import, in the shape of jsoup's {@code Safelist}: named presets that a
  * configuration extends ({@link #allow}) or narrows ({@link #remove}). Allowing a package allows its
  * submodules ({@code collections} allows {@code collections.abc}).
+ *
+ * <p>{@link #refusal} is the import rule itself, the one place it is decided: the prelude's import guard asks
+ * it on every route that hands user code a module, and {@code validate_code} asks it too (through
+ * {@link ImportRule}).
  *
  * <p>This is a convenience layer that tells a user early and clearly what the sandbox offers; it is not the
  * security boundary (measured: an import hook in Python can be bypassed). The boundary is the context's
@@ -43,6 +48,14 @@ public final class ImportPolicy {
             "base64", "hashlib", "hmac", "struct", "zlib", "gzip", "difflib", "shlex", "fnmatch", "pprint",
             "bisect", "heapq", "array", "numbers", "colorsys", "ipaddress", "unicodedata", "uuid", "urllib.parse",
             "zoneinfo", "os", "pathlib", "shutil", "tempfile", "glob");
+
+    /**
+     * Well-known packages built on C, C++ or Rust extensions: the sandbox refuses native code, so no install
+     * can make them work, and the refusal says so instead of "not allowed" or "not installed".
+     */
+    private static final Set<String> NEEDS_NATIVE = Set.of("numpy", "pandas", "scipy", "pydantic", "pydantic_core",
+            "regex", "lxml", "matplotlib", "sklearn", "torch", "cryptography", "psutil", "orjson", "ujson", "pyarrow",
+            "polars");
 
     private final String name;
     private final Set<String> modules;
@@ -137,7 +150,32 @@ public final class ImportPolicy {
         }
     }
 
-    /** The form the worker's prelude reads: {@code *} for unrestricted, else a comma-separated list. */
+    /**
+     * The import rule: why user code may not import {@code module}, asking for the names in {@code fromlist}
+     * from it ({@code from module import a, b}), or empty when it may. A module is allowed when it or a
+     * package containing it is ({@link #allows}); a package that is not is still allowed when every name asked
+     * from it is an allowed submodule ({@code from xml import etree} with {@code xml.etree} allowed), and the
+     * guest then gets those submodules only, never the package. A package built on native code is refused by
+     * name first, saying that no install can help. The unrestricted profile refuses nothing.
+     */
+    public Optional<String> refusal(String module, List<String> fromlist) {
+        if (unrestricted) {
+            return Optional.empty();
+        }
+        String top = module.split("\\.", 2)[0];
+        if (NEEDS_NATIVE.contains(top)) {
+            return Optional.of("'" + top + "' needs native code, which this sandbox cannot run: only pure-Python"
+                    + " packages can be installed");
+        }
+        if (allows(module) || !fromlist.isEmpty() && fromlist.stream()
+                .allMatch(name -> !name.equals("*") && allows(module + "." + name))) {
+            return Optional.empty();
+        }
+        return Optional.of("import of '" + module + "' is not allowed in this sandbox; allowed modules: "
+                + String.join(", ", modules));
+    }
+
+    /** The form a worker receives it in ({@link WorkerSettings}): {@code *} for unrestricted, else a list. */
     public String encode() {
         return unrestricted ? "*" : String.join(",", modules);
     }

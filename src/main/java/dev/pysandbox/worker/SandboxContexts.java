@@ -47,6 +47,8 @@ final class SandboxContexts implements AutoCloseable {
     private final Supplier<Optional<Path>> packages;
     /** The door to the operator's tools (code mode), handed to every context's prelude. */
     private final ToolBridge tools;
+    /** The import rule every context's import guard asks; null for the unrestricted profile, which has none. */
+    private final ImportRule importRule;
     /** The package generation last used and its file system; new ones when an install switches generations. */
     private Path packageGeneration;
     private ReadOnlyFolder packageFolder;
@@ -64,6 +66,7 @@ final class SandboxContexts implements AutoCloseable {
         this.settings = settings;
         this.packages = packages;
         this.tools = tools;
+        this.importRule = settings.imports().unrestrictedImports() ? null : new ImportRule(settings.imports());
         this.engine = Engine.newBuilder("python")
                 .sandbox(SandboxPolicy.CONSTRAINED)
                 .out(OutputStream.nullOutputStream())
@@ -109,7 +112,7 @@ final class SandboxContexts implements AutoCloseable {
                 .allowIO(IOAccess.newBuilder().fileSystem(files).build())
                 .build();
         try {
-            Value runner = context.eval(prelude).execute(settings.imports().encode(), settings.strictBuiltins(),
+            Value runner = context.eval(prelude).execute(importRule, settings.strictBuiltins(),
                     preload ? String.join(",", settings.preload()) : "",
                     packageFiles == null ? "" : SandboxFileSystem.PACKAGES.toString(),
                     String.join(",", settings.autoInstall()), UNICODE_DATA, tools);

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.List;
 import java.util.Map;
 
 import org.junit.jupiter.api.AfterAll;
@@ -13,7 +14,8 @@ import org.junit.jupiter.api.Test;
 /**
  * The policy layers inside the interpreter: the import policy (default and configured), neutered host
  * surfaces, the strict builtins profile, and tracebacks that name no host path. The configured server uses
- * the minimal profile extended and narrowed by flags, with strict builtins on.
+ * the minimal profile extended and narrowed by flags (importlib among them, as an operator who lets code import
+ * allowed modules by name would), with strict builtins on.
  */
 class PolicyLayersIT {
     private static SandboxServer configured;
@@ -21,7 +23,7 @@ class PolicyLayersIT {
 
     @BeforeAll
     static void start() {
-        configured = SandboxServer.start("--workers=1", "--imports.profile=minimal", "--imports.allow=decimal,signal,os",
+        configured = SandboxServer.start("--workers=1", "--imports.profile=minimal", "--imports.allow=decimal,signal,os,importlib",
                 "--imports.deny=random", "--builtins.strict=true");
     }
 
@@ -57,6 +59,102 @@ class PolicyLayersIT {
         assertTrue(error(result).startsWith("ImportError: import of 'socket' is not allowed in this sandbox; allowed modules: abc, array, base64,"),
                 error(result));
         assertFalse(((String) result.get("stderr")).contains("sandbox-prelude"), "the guard's own frame is hidden");
+    }
+
+    /**
+     * Every route to a module the profile refuses, judged by what reached the code: a module object, its host
+     * path, or the module loaded at all. Each route prints what it got; none may get anything.
+     */
+    @Test
+    void attackDunderImportOfARefusedModuleIsRefused() {
+        Map<String, Object> result = standard.python("""
+                import sys
+                bootstrap = sys.modules['_frozen_importlib']
+                original = [c.cell_contents for c in help.__closure__
+                            if getattr(c.cell_contents, '__name__', '') == '__import__' and c.cell_contents is not __import__]
+                routes = {
+                    '__import__': lambda: __import__('socket'),
+                    '__import__ as the interpreter calls it': lambda: __import__('socket', None, None, (), 0),
+                    '__import__ with a dict of its own': lambda: __import__('subprocess', {}),
+                    'builtins.__import__': lambda: sys.modules['builtins'].__import__('socket'),
+                    'an import in code exec()d with its own globals': lambda: exec('import socket as s; print(s)', {}),
+                    'the machinery __import__': lambda: bootstrap.__import__('socket'),
+                    'the machinery _find_and_load': lambda: bootstrap._find_and_load('socket', __import__),
+                    'the original __import__ from a closure': lambda: original[0]('socket'),
+                    'a module some allowed module loaded': lambda: __import__('posixpath'),
+                    'a refused package for an allowed submodule': lambda: (lambda m: (m.__name__, hasattr(m, '__file__'),
+                        hasattr(m, '__path__'), sorted(k for k in vars(m) if not k.startswith('__'))))(
+                        __import__('xml', fromlist=['etree'])),
+                }
+                for route, attempt in routes.items():
+                    try:
+                        print(route, 'got', attempt())
+                    except ImportError:
+                        print(route, 'refused')
+                print('loaded:', [name for name in ('socket', 'subprocess', '_socket') if sys.modules.get(name)])
+                """);
+        assertEquals("success", result.get("status"), () -> result.toString());
+        assertEquals("""
+                __import__ refused
+                __import__ as the interpreter calls it refused
+                __import__ with a dict of its own refused
+                builtins.__import__ refused
+                an import in code exec()d with its own globals refused
+                the machinery __import__ refused
+                the machinery _find_and_load refused
+                the original __import__ from a closure refused
+                a module some allowed module loaded refused
+                a refused package for an allowed submodule got ('xml', False, False, ['etree'])
+                loaded: []
+                """, result.get("stdout"), "the package comes as a stand-in holding the allowed submodule only");
+    }
+
+    @Test
+    void attackImportlibImportModuleOfARefusedModuleIsRefused() {
+        Map<String, Object> result = configured.python("""
+                import importlib, importlib.util, sys
+                routes = {
+                    'importlib.import_module': lambda: importlib.import_module('socket'),
+                    'importlib.import_module, relative': lambda: importlib.import_module('.dom', 'xml'),
+                    'importlib.util.find_spec': lambda: importlib.util.find_spec('socket'),
+                    'importlib.import_module of a module os loaded': lambda: importlib.import_module('posixpath'),
+                    'the machinery _gcd_import': lambda: sys.modules['_frozen_importlib']._gcd_import('socket'),
+                }
+                for route, attempt in routes.items():
+                    try:
+                        print(route, 'got', attempt())
+                    except ImportError:
+                        print(route, 'refused')
+                print(importlib.import_module('decimal').Decimal(2), sys.modules.get('socket'))
+                """);
+        assertEquals("success", result.get("status"), () -> result.toString());
+        assertEquals("""
+                importlib.import_module refused
+                importlib.import_module, relative refused
+                importlib.util.find_spec refused
+                importlib.import_module of a module os loaded refused
+                the machinery _gcd_import refused
+                2 None
+                """, result.get("stdout"), "an allowed importlib still imports only what the profile allows");
+    }
+
+    @Test
+    void validateCodeAppliesTheSameRuleToImportsByName() {
+        @SuppressWarnings("unchecked")
+        Map<String, Object> report = (Map<String, Object>) standard.call("validate_code", Map.of("code", """
+                import json
+                s = __import__('socket')
+                p = importlib.import_module('subprocess')
+                e = __import__('xml', fromlist=['etree'])
+                """)).structuredContent();
+        assertEquals(false, report.get("valid"), report::toString);
+        @SuppressWarnings("unchecked")
+        List<Map<String, Object>> errors = (List<Map<String, Object>>) report.get("errors");
+        assertEquals(List.of(2, 3), errors.stream().map(e -> e.get("line")).toList(), report::toString);
+        for (Map<String, Object> error : errors) {
+            assertEquals("import_not_allowed", error.get("kind"));
+            assertTrue(String.valueOf(error.get("message")).startsWith("import of '"), error::toString);
+        }
     }
 
     @Test

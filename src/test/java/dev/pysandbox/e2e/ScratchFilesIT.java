@@ -202,6 +202,39 @@ class ScratchFilesIT {
     }
 
     @Test
+    void attackFileNamesLongerThanAFileSystemAllowsAreRefused() {
+        Map<String, Object> result = run(Map.of("code", """
+                import os
+                attempts = [lambda: open('x' * 300, 'w'), lambda: os.mkdir('m' * 256),
+                            lambda: open('/tmp/' + 'd/' * 2100 + 'f', 'w'), lambda: os.rename('kept.txt', 'y' * 256)]
+                attempts += [lambda i=i: open('%d' % i + 'n' * 100_000, 'w') for i in range(20)]
+                open('kept.txt', 'w').write('kept')
+                refused = 0
+                for attempt in attempts:
+                    try:
+                        attempt()
+                    except OSError as e:
+                        refused += e.errno == 36  # ENAMETOOLONG (errno is not in the standard profile)
+                print(refused, len(attempts), os.listdir('.'))
+                """));
+        assertEquals("success", result.get("status"), () -> WireCodec.encode(result));
+        assertEquals("24 24 ['kept.txt']\n", result.get("stdout"), "refused as on Linux, with ENAMETOOLONG");
+        assertEquals(List.of(Map.of("path", "kept.txt", "size", 4, "text", "kept", "truncated", false)), files(result));
+
+        for (String name : List.of("x".repeat(300), "é".repeat(128), "in/" + "z".repeat(256))) {
+            CallToolResult answer = server.call("execute_code", Map.of("language", "python", "code", "print(1)",
+                    "files", Map.of(name, "planted")));
+            @SuppressWarnings("unchecked")
+            Map<String, Object> refused = (Map<String, Object>) answer.structuredContent();
+            assertEquals("setup_error", refused.get("status"), name);
+            String message = String.valueOf(refused.get("error_message"));
+            assertTrue(message.startsWith("Argument 'files': file name '") && message.contains("is too long")
+                    && message.contains("a name is at most 255 bytes in UTF-8"), message);
+            assertTrue(message.length() < 400, "the name is not echoed whole: " + message);
+        }
+    }
+
+    @Test
     void attackAFileNamedLikeAHostPathStaysInTheSandbox() throws IOException {
         Path target = SandboxServer.PROJECT_ROOT.resolve("target/it-scratch-planted.txt");
         Files.deleteIfExists(target);

@@ -9,9 +9,11 @@ import java.nio.channels.SeekableByteChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.AccessMode;
+import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
@@ -146,5 +148,21 @@ class SandboxFileSystemTest {
         assertEquals(false, unix.get("isDirectory"));
         assertEquals(true, fs.readAttributes(Path.of("/home"), "isDirectory").get("isDirectory"));
         assertThrows(UnsupportedOperationException.class, () -> fs.readAttributes(Path.of("f.txt"), "dos:hidden"));
+    }
+
+    @Test
+    void attackNamesAndPathsLongerThanLinuxAllowsAreFileNameTooLong() throws IOException {
+        String tooLongName = "x".repeat(256);
+        String tooLongPath = "/tmp/" + ("d".repeat(200) + "/").repeat(21);
+        String undone = "/tmp/" + "x/../".repeat(900) + "ok.txt";
+        for (String path : List.of(tooLongName, "/tmp/" + tooLongName, "/tmp/" + tooLongName + "/..", tooLongPath,
+                "/site-packages/" + tooLongName, undone)) {
+            FileSystemException refused = assertThrows(FileSystemException.class, () -> write(path, "x"), path);
+            assertEquals("File name too long", refused.getReason(), path);
+            refused = assertThrows(FileSystemException.class, () -> fs.readAttributes(Path.of(path), "size"), path);
+            assertEquals("File name too long", refused.getReason(), path);
+        }
+        write("x".repeat(255), "fits");
+        assertEquals("fits", read("/home/sandbox/" + "x".repeat(255)));
     }
 }

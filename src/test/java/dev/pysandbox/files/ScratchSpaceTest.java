@@ -117,4 +117,69 @@ class ScratchSpaceTest {
         assertArrayEquals("new".getBytes(), written.get(0).content());
         assertEquals("a,b", read("/home/sandbox/in/data.csv"));
     }
+
+    @Test
+    void attackNamesLongerThanAFileSystemAllowsAreFileNameTooLong() throws IOException {
+        write("/tmp/" + "x".repeat(255), "fits", false);
+        space.createDirectory(Path.of("/tmp/d"));
+        for (String path : List.of("/tmp/" + "x".repeat(256), "/tmp/d/" + "é".repeat(128))) {
+            FileSystemException refused = assertThrows(FileSystemException.class, () -> write(path, "x", false), path);
+            assertEquals("File name too long", refused.getReason(), "GraalPy maps this reason to ENAMETOOLONG");
+            refused = assertThrows(FileSystemException.class, () -> space.createDirectory(Path.of(path)), path);
+            assertEquals("File name too long", refused.getReason());
+            refused = assertThrows(FileSystemException.class,
+                    () -> space.move(Path.of("/tmp/" + "x".repeat(255)), Path.of(path), false), path);
+            assertEquals("File name too long", refused.getReason());
+        }
+        assertEquals(List.of("d", "x".repeat(255)), space.list(Path.of("/tmp")));
+    }
+
+    @Test
+    void attackWriteAndTruncateFilesToHoldMoreHeapThanTheCap() throws IOException {
+        ScratchSpace megabyte = new ScratchSpace(1 << 20, 100);
+        byte[] chunk = new byte[64 << 10];
+        for (int i = 0; i < 50; i++) {
+            try (SeekableByteChannel channel = megabyte.open(Path.of("/tmp/f" + i), false, true, false, true, true, false)) {
+                for (int k = 0; k < 16; k++) {
+                    channel.write(ByteBuffer.wrap(chunk));
+                }
+                channel.truncate(0);
+            }
+            assertTrue(megabyte.heldBytes() <= 1 << 20, "file " + i + " left " + megabyte.heldBytes() + " bytes held");
+        }
+        assertEquals(0, megabyte.heldBytes(), "a file truncated to nothing holds nothing");
+        try (SeekableByteChannel channel = megabyte.open(Path.of("/tmp/last"), false, true, false, true, true, false)) {
+            channel.write(ByteBuffer.wrap(new byte[1 << 20]));
+        }
+        assertEquals(1 << 20, megabyte.usedBytes());
+        assertEquals(megabyte.usedBytes(), megabyte.heldBytes());
+    }
+
+    @Test
+    void theRoomAGrowingFileKeepsInHandCountsAndYieldsToAnotherFile() throws IOException {
+        for (int i = 0; i < 40; i++) {
+            write("/tmp/a", "a", true);
+            assertTrue(space.heldBytes() <= 100, space.heldBytes() + " bytes held");
+            assertEquals(space.heldBytes(), space.usedBytes(), "the count is what the files hold");
+        }
+        write("/tmp/b", "b".repeat(60), false);
+        assertEquals(100, space.heldBytes());
+        assertEquals(100, space.usedBytes());
+        assertEquals("a".repeat(40), read("/tmp/a"));
+        assertThrows(FileSystemException.class, () -> write("/tmp/c", "c", false));
+        space.delete(Path.of("/tmp/b"));
+        assertEquals(40, space.heldBytes());
+    }
+
+    @Test
+    void truncatingKeepsTheHeadAndGivesBackTheRest() throws IOException {
+        write("/tmp/a", "0123456789".repeat(9), false);
+        try (SeekableByteChannel channel = space.open(Path.of("/tmp/a"), true, true, false, false, false, false)) {
+            channel.truncate(4);
+            channel.position(8);
+            channel.write(ByteBuffer.wrap("x".getBytes()));
+        }
+        assertEquals("0123\0\0\0\0x", read("/tmp/a"));
+        assertEquals(9, space.heldBytes());
+    }
 }

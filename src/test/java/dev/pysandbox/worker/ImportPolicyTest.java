@@ -5,6 +5,12 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.List;
+import java.util.Optional;
+
+import org.graalvm.polyglot.Context;
+import org.graalvm.polyglot.Value;
+import org.graalvm.polyglot.proxy.ProxyArray;
 import org.junit.jupiter.api.Test;
 
 class ImportPolicyTest {
@@ -59,5 +65,50 @@ class ImportPolicyTest {
         assertEquals("standard", ImportPolicy.named(" Standard ").toString().split(" ")[0]);
         assertThrows(IllegalArgumentException.class, () -> ImportPolicy.named("lenient"));
         assertThrows(IllegalArgumentException.class, () -> ImportPolicy.standard().allow("os; rm -rf /"));
+    }
+
+    @Test
+    void theRuleRefusesWhatTheProfileDoesNotAllowAndNamesWhatItDoes() {
+        ImportPolicy standard = ImportPolicy.standard();
+        assertEquals(Optional.empty(), standard.refusal("json", List.of()));
+        assertEquals(Optional.empty(), standard.refusal("os.path", List.of()));
+        String refusal = standard.refusal("socket", List.of()).orElseThrow();
+        assertTrue(refusal.startsWith("import of 'socket' is not allowed in this sandbox; allowed modules: abc, array,"),
+                refusal);
+        assertTrue(standard.refusal("importlib", List.of("import_module")).isPresent(), "a name is not a submodule");
+    }
+
+    @Test
+    void aRefusedPackageIsAllowedOnlyForItsAllowedSubmodules() {
+        ImportPolicy standard = ImportPolicy.standard();
+        assertEquals(Optional.empty(), standard.refusal("xml", List.of("etree")));
+        assertTrue(standard.refusal("xml", List.of()).isPresent(), "the package itself");
+        assertTrue(standard.refusal("xml", List.of("etree", "dom")).isPresent(), "one name it does not allow");
+        assertTrue(standard.refusal("xml", List.of("*")).isPresent(), "a star takes everything");
+    }
+
+    @Test
+    void nativePackagesAreRefusedSayingNoInstallHelpsEvenWhenAllowed() {
+        String refusal = ImportPolicy.standard().allow("numpy").refusal("numpy.linalg", List.of()).orElseThrow();
+        assertEquals("'numpy' needs native code, which this sandbox cannot run: only pure-Python packages can be"
+                + " installed", refusal);
+        assertEquals(Optional.empty(), ImportPolicy.unrestricted().refusal("numpy", List.of()),
+                "the unrestricted profile checks no import");
+        assertEquals(Optional.empty(), ImportPolicy.unrestricted().refusal("socket", List.of()));
+    }
+
+    @Test
+    void theRuleAsTheGuestCallsItAnswersTextAndNeverThrows() {
+        ImportRule rule = new ImportRule(ImportPolicy.standard());
+        try (Context host = Context.newBuilder().option("engine.WarnInterpreterOnly", "false").build()) {
+            Value xml = host.asValue("xml");
+            assertEquals("", rule.execute(xml, host.asValue(ProxyArray.fromArray("etree"))).toString());
+            assertTrue(rule.execute(host.asValue("socket"), host.asValue(ProxyArray.fromArray())).toString()
+                    .startsWith("import of 'socket' is not allowed"));
+            for (Value[] odd : List.of(new Value[0], new Value[] {host.asValue(1), host.asValue(ProxyArray.fromArray())},
+                    new Value[] {xml, host.asValue(ProxyArray.fromArray(2))}, new Value[] {xml, xml})) {
+                assertTrue(rule.execute(odd).toString().startsWith("import refused"), "refused, not thrown");
+            }
+        }
     }
 }

@@ -1,0 +1,37 @@
+package dev.pysandbox.worker;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import org.graalvm.polyglot.Value;
+import org.graalvm.polyglot.proxy.ProxyExecutable;
+
+/**
+ * {@link ImportPolicy#refusal} as the prelude calls it, {@code import_rule(name, fromlist)}: the refusal's text,
+ * or {@code ""} when the import is allowed. The prelude's import guard and {@code validate_code} both ask it,
+ * so the rule is written once. It reaches nothing but the policy; called with anything but a string and a
+ * sequence of strings (only the guest could), it refuses rather than throw a host exception into the guest.
+ */
+final class ImportRule implements ProxyExecutable {
+    private final ImportPolicy policy;
+
+    ImportRule(ImportPolicy policy) {
+        this.policy = policy;
+    }
+
+    @Override
+    public Object execute(Value... arguments) {
+        if (arguments.length != 2 || !arguments[0].isString() || !arguments[1].hasArrayElements()) {
+            return "import refused: the import rule takes a module name and a list of names";
+        }
+        List<String> fromlist = new ArrayList<>();
+        for (long i = 0; i < arguments[1].getArraySize(); i++) {
+            Value name = arguments[1].getArrayElement(i);
+            if (!name.isString()) {
+                return "import refused: the import rule takes a module name and a list of names";
+            }
+            fromlist.add(name.asString());
+        }
+        return policy.refusal(arguments[0].asString(), fromlist).orElse("");
+    }
+}
