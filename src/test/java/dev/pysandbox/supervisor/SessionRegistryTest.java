@@ -29,6 +29,12 @@ class SessionRegistryTest {
         return new SessionRegistry(max, max, max, idle, (worker, id) -> closed.add(id), notices::add);
     }
 
+    /** A registry with these caps (sessions.max, sessions.max-per-principal, sessions.per-worker) and no expiry. */
+    private SessionRegistry registry(int max, int perPrincipal, int perWorker) {
+        return new SessionRegistry(max, perPrincipal, perWorker, Duration.ofMinutes(1), (worker, id) -> closed.add(id),
+                notices::add);
+    }
+
     /** A worker as the registry sees it: an identity that is not gone. No process runs. */
     private static WorkerProcess worker(String name) {
         Process none = new Process() {
@@ -77,8 +83,7 @@ class SessionRegistryTest {
 
     @Test
     void aFullWorkerClosesItsOwnLeastRecentlyUsedSessionNotAnotherWorkers() throws SessionEndedException {
-        SessionRegistry sessions = new SessionRegistry(100, 100, 2, Duration.ofMinutes(1), (worker, id) -> closed.add(id),
-                notices::add);
+        SessionRegistry sessions = registry(100, 100, 2);
         WorkerProcess one = worker("worker-1.1");
         WorkerProcess two = worker("worker-2.1");
         Session oldest = bound(sessions, "other-worker", two);
@@ -100,8 +105,7 @@ class SessionRegistryTest {
 
     @Test
     void aBusySessionOnAFullWorkerIsNotClosed() throws SessionEndedException {
-        SessionRegistry sessions = new SessionRegistry(100, 100, 1, Duration.ofMinutes(1), (worker, id) -> closed.add(id),
-                notices::add);
+        SessionRegistry sessions = registry(100, 100, 1);
         WorkerProcess one = worker("worker-1.1");
         Session busy = bound(sessions, "busy", one);
         busy.lock.lock();
@@ -169,8 +173,7 @@ class SessionRegistryTest {
      */
     @Test
     void attackOnePrincipalCannotEvictAnothersSession() throws SessionEndedException {
-        SessionRegistry sessions = new SessionRegistry(6, 6, 100, Duration.ofMinutes(1), (worker, id) -> closed.add(id),
-                notices::add);
+        SessionRegistry sessions = registry(6, 6, 100);
         WorkerProcess worker = worker("worker-1.1");
         Session alices = bound(sessions, "alice", "alice:work", worker);
         for (int i = 1; i <= 7; i++) {
@@ -190,8 +193,7 @@ class SessionRegistryTest {
     /** The same attack through sessions.per-worker: bob fills the worker that holds alice's session. */
     @Test
     void attackOnePrincipalCannotEvictAnothersSessionFromTheirSharedWorker() throws SessionEndedException {
-        SessionRegistry sessions = new SessionRegistry(100, 100, 3, Duration.ofMinutes(1),
-                (worker, id) -> closed.add(id), notices::add);
+        SessionRegistry sessions = registry(100, 100, 3);
         WorkerProcess worker = worker("worker-1.1");
         Session alices = bound(sessions, "alice", "alice:work", worker);
         for (int i = 1; i <= 5; i++) {
@@ -207,8 +209,7 @@ class SessionRegistryTest {
 
     @Test
     void aPrincipalAtItsShareClosesItsOwnLeastRecentlyUsedSession() throws SessionEndedException {
-        SessionRegistry sessions = new SessionRegistry(10, 2, 100, Duration.ofMinutes(1), (worker, id) -> closed.add(id),
-                notices::add);
+        SessionRegistry sessions = registry(10, 2, 100);
         Session alices = bound(sessions, "alice", "alice:a", WORKER);
         bound(sessions, "bob", "bob:1", WORKER);
         Session second = bound(sessions, "bob", "bob:2", WORKER);
@@ -227,8 +228,7 @@ class SessionRegistryTest {
 
     @Test
     void overStdioACapBelowTheTableClosesTheLeastRecentlyUsed() throws SessionEndedException {
-        SessionRegistry sessions = new SessionRegistry(10, 2, 100, Duration.ofMinutes(1), (worker, id) -> closed.add(id),
-                notices::add);
+        SessionRegistry sessions = registry(10, 2, 100);
         bound(sessions, "a", WORKER);
         bound(sessions, "b", WORKER);
         bound(sessions, "c", WORKER);
@@ -245,8 +245,7 @@ class SessionRegistryTest {
      */
     @Test
     void aFullTableTakesFromThePrincipalHoldingTheMostNotTheLeastRecentlyUsed() throws SessionEndedException {
-        SessionRegistry sessions = new SessionRegistry(6, 6, 100, Duration.ofMinutes(1), (worker, id) -> closed.add(id),
-                notices::add);
+        SessionRegistry sessions = registry(6, 6, 100);
         Session oldest = bound(sessions, "alice", "alice:1", WORKER);
         Session alices = bound(sessions, "alice", "alice:2", WORKER);
         for (int i = 1; i <= 4; i++) {
@@ -263,8 +262,7 @@ class SessionRegistryTest {
     /** When the principal that asks holds as many sessions as anyone, its own least recently used one goes. */
     @Test
     void aPrincipalHoldingAsManyAsAnyoneGivesUpItsOwnSession() throws SessionEndedException {
-        SessionRegistry sessions = new SessionRegistry(5, 5, 100, Duration.ofMinutes(1), (worker, id) -> closed.add(id),
-                notices::add);
+        SessionRegistry sessions = registry(5, 5, 100);
         Session bobs = bound(sessions, "bob", "bob:1", WORKER);
         bound(sessions, "alice", "alice:1", WORKER);
         bound(sessions, "bob", "bob:2", WORKER);
@@ -280,8 +278,7 @@ class SessionRegistryTest {
     /** More principals than sessions: each new one takes the least recently used session of those holding one. */
     @Test
     void morePrincipalsThanSessionsTakeTurnsByLeastRecentlyUsed() throws SessionEndedException {
-        SessionRegistry sessions = new SessionRegistry(2, 2, 100, Duration.ofMinutes(1), (worker, id) -> closed.add(id),
-                notices::add);
+        SessionRegistry sessions = registry(2, 2, 100);
         bound(sessions, "alice", "alice:1", WORKER);
         Session bobs = bound(sessions, "bob", "bob:1", WORKER);
         bound(sessions, "carol", "carol:1", WORKER);
@@ -294,8 +291,7 @@ class SessionRegistryTest {
     /** The principal holding the most has only busy sessions: the table runs over rather than take another's. */
     @Test
     void busySessionsOfTheLargestHolderAreNotReplacedByAnothersSession() throws SessionEndedException {
-        SessionRegistry sessions = new SessionRegistry(2, 2, 100, Duration.ofMinutes(1), (worker, id) -> closed.add(id),
-                notices::add);
+        SessionRegistry sessions = registry(2, 2, 100);
         Session alices = bound(sessions, "alice", "alice:1", WORKER);
         Session one = bound(sessions, "bob", "bob:1", WORKER);
         one.lock.lock();
