@@ -102,6 +102,16 @@ class HttpTransportIT {
         assertEquals("Stdout:\nhi\n\nStderr:\n", SandboxServer.text(run));
     }
 
+    /** Issue 22: over HTTP this call once ran the server out of heap and killed the call's thread; the client hung. */
+    @Test
+    void attackAFortyMegabyteExceptionMessageIsAnsweredOverHttp() {
+        Map<String, Object> result = execute(alice,
+                python("import sys, io\nsys.stderr = io.StringIO()\nraise Exception('x' * 40_000_000)", "timeout", 20));
+        assertEquals("execution_error", result.get("status"), result::toString);
+        assertTrue(((String) result.get("error_message")).endsWith("[cut at 4096 characters]"));
+        assertEquals("success", execute(alice, python("print(1)")).get("status"));
+    }
+
     @Test
     void sessionIdIsMarkedForLoadBalancersToRouteOn() {
         Tool tool = alice.listTools().tools().stream().filter(t -> t.name().equals("execute_code")).findFirst().orElseThrow();
