@@ -5,7 +5,6 @@ import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
-import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
@@ -47,11 +46,6 @@ final class StdioDownstream implements McpClientTransport {
      */
     static final int MAX_MESSAGE_BYTES = 16 * 1024 * 1024;
     private static final int STDERR_TAIL_LINES = 20;
-    /**
-     * How long each step of ending the child may wait, at end of input and after SIGTERM: short, because a client
-     * that closes us gives us about two seconds before its own SIGKILL (the TypeScript SDK's close).
-     */
-    private static final Duration STOP_GRACE = Duration.ofMillis(500);
 
     private final ServerEntry entry;
     private final McpJsonMapper json;
@@ -202,7 +196,7 @@ final class StdioDownstream implements McpClientTransport {
         return Mono.fromRunnable(this::stop);
     }
 
-    /** Ends the child and every process it started, within about three times {@link #STOP_GRACE}; idempotent. */
+    /** Ends the child and every process it started, within about three times {@link ProcessTree#AT_EXIT_GRACE}; idempotent. */
     void stop() {
         ProcessTree started;
         synchronized (this) {
@@ -210,7 +204,7 @@ final class StdioDownstream implements McpClientTransport {
             started = tree;
         }
         if (started != null) {
-            started.end(STOP_GRACE);
+            started.end(ProcessTree.AT_EXIT_GRACE);
         }
     }
 

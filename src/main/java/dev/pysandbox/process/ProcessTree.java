@@ -22,6 +22,12 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 public final class ProcessTree {
     private static final long POLL_MILLIS = 20;
+    /**
+     * How long each step of ending a tree may wait when the server ends, at end of input and after SIGTERM:
+     * short, because a client that closes us gives us about two seconds before its own SIGKILL (the TypeScript
+     * SDK's close). Workers and downstream servers are ended with it alike.
+     */
+    public static final Duration AT_EXIT_GRACE = Duration.ofMillis(500);
 
     private final Process root;
     private final Set<ProcessHandle> known = ConcurrentHashMap.newKeySet();

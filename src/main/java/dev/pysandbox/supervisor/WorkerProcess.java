@@ -56,12 +56,6 @@ final class WorkerProcess {
     static final int OUT_OF_MEMORY_EXIT = 3;
     /** The longest line of the worker's stderr relayed to the log; the rest of a longer one is dropped. */
     static final int MAX_STDERR_LINE_BYTES = 8 * 1024;
-
-    /**
-     * How long each step of ending a worker may wait at the server's end, at end of input and after SIGTERM: short,
-     * because a client that closes us gives us about two seconds before its own SIGKILL (the TypeScript SDK's close).
-     */
-    private static final Duration STOP_GRACE = Duration.ofMillis(500);
     /** How long a retired worker may take to exit at end of input before it is killed. */
     private static final long RETIRE_GRACE_MILLIS = 2_000;
 
@@ -208,7 +202,7 @@ final class WorkerProcess {
     /** Ends these workers and their process trees, all at once, within about a second: the server is ending. */
     static void endAll(List<WorkerProcess> workers) {
         workers.forEach(worker -> worker.retiring = true);
-        ProcessTree.endAll(workers.stream().map(worker -> worker.tree).toList(), STOP_GRACE);
+        ProcessTree.endAll(workers.stream().map(worker -> worker.tree).toList(), ProcessTree.AT_EXIT_GRACE);
     }
 
     int callsServed() {

@@ -41,8 +41,9 @@ import dev.pysandbox.mcp.transport.LineDecoder;
 
 /**
  * Stateless Streamable HTTP at the MCP endpoint (POST only: {@link MethodGate} refuses every other method),
- * over the SDK's stateless server (which does the protocol and the schema checks). Ours rather than the SDK's servlet, which puts Java stack traces in error bodies, accepts
- * any {@code MCP-Protocol-Version}, blocks a container thread per call and never notices a client leaving.
+ * over the SDK's stateless server (which does the protocol and the schema checks). Ours rather than the SDK's
+ * servlet, which puts Java stack traces in error bodies, accepts any {@code MCP-Protocol-Version}, blocks a
+ * container thread per call and never notices a client leaving.
  *
  * <p>No {@code Mcp-Session-Id} is minted: any request may reach any replica, and sessions in the Python sense
  * are the {@code session_id} argument, which the load balancer routes on. A {@code tools/call} runs on a
