@@ -26,6 +26,7 @@ import tools.jackson.databind.json.JsonMapper;
 
 import dev.pysandbox.config.CodeModeSettings;
 import dev.pysandbox.execution.ToolBroker;
+import dev.pysandbox.execution.ToolErrorKind;
 import dev.pysandbox.execution.ToolGrant;
 
 /**
@@ -129,10 +130,10 @@ public final class CodeMode implements ToolBroker, AutoCloseable {
     @Override
     public ToolCalls open(ToolGrant grant) {
         if (!enabled()) {
-            return ToolCalls.refusing("not_configured", "code mode is off: " + offReason);
+            return ToolCalls.refusing(ToolErrorKind.NOT_CONFIGURED, "code mode is off: " + offReason);
         }
         if (!grant.enabled()) {
-            return ToolCalls.refusing("not_configured", "code mode is not available to this call (it came from"
+            return ToolCalls.refusing(ToolErrorKind.NOT_CONFIGURED, "code mode is not available to this call (it came from"
                     + " another code mode, or from a tool other than execute_code)");
         }
         return new ExecutionTools(this, grant);
@@ -152,12 +153,12 @@ public final class CodeMode implements ToolBroker, AutoCloseable {
         var client = server.ready(left(deadline));
         Tool tool = server.tools().get(name);
         if (tool == null) {
-            throw new ToolFailure(ToolFailure.NOT_ALLOWED, "server '" + server.name() + "' has no tool '" + name + "'");
+            throw new ToolFailure(ToolErrorKind.NOT_ALLOWED, "server '" + server.name() + "' has no tool '" + name + "'");
         }
         if (settings.validateParams() && tool.inputSchema() != null) {
             ValidationResponse check = McpJsonDefaults.getSchemaValidator().validate(tool.inputSchema(), arguments);
             if (!check.valid()) {
-                throw new ToolFailure(ToolFailure.INVALID_PARAMS, "the parameters do not match the tool's input"
+                throw new ToolFailure(ToolErrorKind.INVALID_PARAMS, "the parameters do not match the tool's input"
                         + " schema: " + ToolResultShape.cut(String.valueOf(check.errorMessage()), 1_000));
             }
         }
@@ -166,7 +167,7 @@ public final class CodeMode implements ToolBroker, AutoCloseable {
             timeout = left(deadline);
         }
         if (timeout.isZero()) {
-            throw new ToolFailure(ToolFailure.TIMEOUT, "the execution has no time left for this call");
+            throw new ToolFailure(ToolErrorKind.TIMEOUT, "the execution has no time left for this call");
         }
         return shape.value(server.call(client, name, arguments, timeout, track), tool, raw);
     }
@@ -183,24 +184,24 @@ public final class CodeMode implements ToolBroker, AutoCloseable {
     private Downstream permitted(String id, ToolPatterns narrowing) throws ToolFailure {
         int dot = id.indexOf('.');
         if (dot <= 0 || dot == id.length() - 1) {
-            throw new ToolFailure(ToolFailure.NOT_ALLOWED, "tools are named 'server.tool'; servers: "
+            throw new ToolFailure(ToolErrorKind.NOT_ALLOWED, "tools are named 'server.tool'; servers: "
                     + String.join(", ", servers.keySet()));
         }
         String name = id.substring(dot + 1);
         if (CODE_TOOLS.contains(name)) {
-            throw new ToolFailure(ToolFailure.NOT_ALLOWED, "'" + name + "' runs code: code mode never calls a"
+            throw new ToolFailure(ToolErrorKind.NOT_ALLOWED, "'" + name + "' runs code: code mode never calls a"
                     + " code-execution tool, on any server (no recursion)");
         }
         Downstream server = servers.get(id.substring(0, dot));
         if (server == null) {
-            throw new ToolFailure(ToolFailure.NOT_ALLOWED, "no server '" + id.substring(0, dot) + "' is configured;"
+            throw new ToolFailure(ToolErrorKind.NOT_ALLOWED, "no server '" + id.substring(0, dot) + "' is configured;"
                     + " servers: " + String.join(", ", servers.keySet()));
         }
         if (!ToolPatterns.allowed(server.entry(), name, globalAllow, globalDeny)) {
-            throw new ToolFailure(ToolFailure.NOT_ALLOWED, "not on the operator's allow-list");
+            throw new ToolFailure(ToolErrorKind.NOT_ALLOWED, "not on the operator's allow-list");
         }
         if (!narrowing.matches(id)) {
-            throw new ToolFailure(ToolFailure.NOT_ALLOWED, "not in this call's allowed_tools");
+            throw new ToolFailure(ToolErrorKind.NOT_ALLOWED, "not in this call's allowed_tools");
         }
         return server;
     }
@@ -221,18 +222,18 @@ public final class CodeMode implements ToolBroker, AutoCloseable {
         }
         int bytes = params.getBytes(StandardCharsets.UTF_8).length;
         if (bytes > settings.maxParamBytes()) {
-            throw new ToolFailure(ToolFailure.INVALID_PARAMS, "the parameters are " + bytes + " bytes of JSON; the"
+            throw new ToolFailure(ToolErrorKind.INVALID_PARAMS, "the parameters are " + bytes + " bytes of JSON; the"
                     + " limit is " + settings.maxParamBytes() + " (code-mode.max-param-bytes)");
         }
         Object parsed;
         try {
             parsed = paramsParser.readValue(params, Object.class);
         } catch (RuntimeException e) {
-            throw new ToolFailure(ToolFailure.INVALID_PARAMS, "the parameters are not JSON within the limits"
+            throw new ToolFailure(ToolErrorKind.INVALID_PARAMS, "the parameters are not JSON within the limits"
                     + " (64 levels deep at most)");
         }
         if (!(parsed instanceof Map<?, ?> map)) {
-            throw new ToolFailure(ToolFailure.INVALID_PARAMS, "the parameters must be a JSON object");
+            throw new ToolFailure(ToolErrorKind.INVALID_PARAMS, "the parameters must be a JSON object");
         }
         return (Map<String, Object>) map;
     }
@@ -245,7 +246,7 @@ public final class CodeMode implements ToolBroker, AutoCloseable {
         } else if (servers.containsKey(serverName)) {
             which = List.of(servers.get(serverName));
         } else {
-            throw new ToolFailure(ToolFailure.NOT_ALLOWED, "no server '" + serverName + "' is configured; servers: "
+            throw new ToolFailure(ToolErrorKind.NOT_ALLOWED, "no server '" + serverName + "' is configured; servers: "
                     + String.join(", ", servers.keySet()));
         }
         long deadline = System.nanoTime() + remaining.toNanos();
@@ -295,7 +296,7 @@ public final class CodeMode implements ToolBroker, AutoCloseable {
         server.ready(remaining);
         Tool tool = server.tools().get(toolName(id));
         if (tool == null) {
-            throw new ToolFailure(ToolFailure.NOT_ALLOWED, "server '" + server.name() + "' has no tool '" + toolName(id) + "'");
+            throw new ToolFailure(ToolErrorKind.NOT_ALLOWED, "server '" + server.name() + "' has no tool '" + toolName(id) + "'");
         }
         Map<String, Object> described = new LinkedHashMap<>();
         described.put("tool", id);

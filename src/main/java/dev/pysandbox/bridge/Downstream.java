@@ -33,6 +33,8 @@ import io.modelcontextprotocol.spec.McpSchema.InitializeResult;
 import io.modelcontextprotocol.spec.McpSchema.Tool;
 import reactor.core.publisher.Mono;
 
+import dev.pysandbox.execution.ToolErrorKind;
+
 /**
  * One downstream MCP server: its client, its tools as last discovered, and its health. Started in the
  * background at server start; when it dies, the calls in flight fail at once ({@link StdioDownstream} sees
@@ -108,7 +110,7 @@ final class Downstream {
     /** Starts the server if it is not running, waiting at most {@code wait} for it to be ready. */
     McpAsyncClient ready(Duration wait) throws ToolFailure {
         if (refusal != null) {
-            throw new ToolFailure(ToolFailure.SERVER_UNAVAILABLE, "server '" + name() + "' was refused: " + refusal);
+            throw new ToolFailure(ToolErrorKind.SERVER_UNAVAILABLE, "server '" + name() + "' was refused: " + refusal);
         }
         McpAsyncClient running = client;
         if (running != null) {
@@ -118,12 +120,12 @@ final class Downstream {
         try {
             return start.get(Math.max(1, wait.toMillis()), TimeUnit.MILLISECONDS);
         } catch (TimeoutException e) {
-            throw new ToolFailure(ToolFailure.TIMEOUT, "server '" + name() + "' is still starting");
+            throw new ToolFailure(ToolErrorKind.TIMEOUT, "server '" + name() + "' is still starting");
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw new ToolFailure(ToolFailure.TIMEOUT, "the call ended while server '" + name() + "' was starting");
+            throw new ToolFailure(ToolErrorKind.TIMEOUT, "the call ended while server '" + name() + "' was starting");
         } catch (ExecutionException e) {
-            throw new ToolFailure(ToolFailure.SERVER_UNAVAILABLE, "server '" + name() + "' is not available"
+            throw new ToolFailure(ToolErrorKind.SERVER_UNAVAILABLE, "server '" + name() + "' is not available"
                     + (e.getCause() instanceof ToolFailure f ? ": " + f.getMessage() : ""));
         }
     }
@@ -131,7 +133,7 @@ final class Downstream {
     /** Begins a start unless one is under way or the back-off forbids it. */
     synchronized CompletableFuture<McpAsyncClient> start() {
         if (closed) {
-            return CompletableFuture.failedFuture(new ToolFailure(ToolFailure.SERVER_UNAVAILABLE, "the server is ending"));
+            return CompletableFuture.failedFuture(new ToolFailure(ToolErrorKind.SERVER_UNAVAILABLE, "the server is ending"));
         }
         if (client != null) {
             return CompletableFuture.completedFuture(client);
@@ -144,7 +146,7 @@ final class Downstream {
             restarts.removeFirst();
         }
         if (now < notBeforeNanos || restarts.size() >= MAX_RESTARTS) {
-            return CompletableFuture.failedFuture(new ToolFailure(ToolFailure.SERVER_UNAVAILABLE,
+            return CompletableFuture.failedFuture(new ToolFailure(ToolErrorKind.SERVER_UNAVAILABLE,
                     restarts.size() >= MAX_RESTARTS ? "it was started " + MAX_RESTARTS + " times in 10 minutes"
                             : "it failed to start; retrying later"));
         }
@@ -164,7 +166,7 @@ final class Downstream {
                 if (late) {
                     // close() has ended the child already; this only fails what waits for the client.
                     started.close();
-                    future.completeExceptionally(new ToolFailure(ToolFailure.SERVER_UNAVAILABLE, "the server is ending"));
+                    future.completeExceptionally(new ToolFailure(ToolErrorKind.SERVER_UNAVAILABLE, "the server is ending"));
                     return;
                 }
                 future.complete(started);
@@ -193,7 +195,7 @@ final class Downstream {
         };
         synchronized (this) {
             if (closed) {
-                throw new ToolFailure(ToolFailure.SERVER_UNAVAILABLE, "the server is ending");
+                throw new ToolFailure(ToolErrorKind.SERVER_UNAVAILABLE, "the server is ending");
             }
             this.stdio = stdio[0];
         }
@@ -213,7 +215,7 @@ final class Downstream {
             InitializeResult init = started.initialize().block(startupTimeout.plusSeconds(1));
             if (init != null && init.serverInfo() != null && selfName.equals(init.serverInfo().name())) {
                 refusal = "it reports itself as " + selfName + ": code mode must not call its own server (recursion)";
-                throw new ToolFailure(ToolFailure.NOT_ALLOWED, refusal);
+                throw new ToolFailure(ToolErrorKind.NOT_ALLOWED, refusal);
             }
             List<Tool> offered = started.listTools().block(startupTimeout).tools();
             log.info("code mode: server '{}' started ({} tools)", name(), offered.size());
@@ -296,12 +298,12 @@ final class Downstream {
         long deadline = System.nanoTime() + timeout.toNanos();
         try {
             if (!permits.tryAcquire(timeout.toNanos(), TimeUnit.NANOSECONDS)) {
-                throw new ToolFailure(ToolFailure.TIMEOUT, "server '" + name() + "' was busy with other calls"
+                throw new ToolFailure(ToolErrorKind.TIMEOUT, "server '" + name() + "' was busy with other calls"
                         + " for the whole " + seconds(timeout) + " s");
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw new ToolFailure(ToolFailure.TIMEOUT, "the call ended while it waited");
+            throw new ToolFailure(ToolErrorKind.TIMEOUT, "the call ended while it waited");
         }
         try {
             CallToolRequest request = CallToolRequest.builder(tool).arguments(arguments)
@@ -310,9 +312,9 @@ final class Downstream {
             abandon.accept(answer);
             return answer.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
         } catch (TimeoutException e) {
-            throw new ToolFailure(ToolFailure.TIMEOUT, "no answer within " + seconds(timeout) + " s");
+            throw new ToolFailure(ToolErrorKind.TIMEOUT, "no answer within " + seconds(timeout) + " s");
         } catch (InterruptedException | java.util.concurrent.CancellationException e) {
-            throw new ToolFailure(ToolFailure.TIMEOUT, "the call ended before the tool answered");
+            throw new ToolFailure(ToolErrorKind.TIMEOUT, "the call ended before the tool answered");
         } catch (ExecutionException e) {
             throw classify(e.getCause(), running);
         } finally {
@@ -333,17 +335,17 @@ final class Downstream {
 
     private ToolFailure classify(Throwable cause, McpAsyncClient running) {
         if (cause instanceof McpError error && error.getJsonRpcError() != null) {
-            return new ToolFailure(ToolFailure.PROTOCOL_ERROR, "the server answered with error "
+            return new ToolFailure(ToolErrorKind.PROTOCOL_ERROR, "the server answered with error "
                     + error.getJsonRpcError().code() + ": " + ToolResultShape.cut(String.valueOf(error.getJsonRpcError().message()), 500));
         }
         if (McpError.findRootCause(cause) instanceof TimeoutException) {
-            return new ToolFailure(ToolFailure.TIMEOUT, "no answer in time");
+            return new ToolFailure(ToolErrorKind.TIMEOUT, "no answer in time");
         }
         log.warn("code mode: a call to server '{}' failed: {}", name(), McpError.findRootCause(cause).toString());
         if (entry.kind() != ServerEntry.Kind.STDIO) {
             reconnectLater(running);
         }
-        return new ToolFailure(ToolFailure.SERVER_UNAVAILABLE, "server '" + name() + "' stopped or could not be reached;"
+        return new ToolFailure(ToolErrorKind.SERVER_UNAVAILABLE, "server '" + name() + "' stopped or could not be reached;"
                 + " the call may or may not have run. It is started again on the next call.");
     }
 

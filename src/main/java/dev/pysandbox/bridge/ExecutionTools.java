@@ -4,7 +4,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
@@ -16,8 +15,10 @@ import org.slf4j.LoggerFactory;
 import dev.pysandbox.execution.AnswerBudget;
 import dev.pysandbox.execution.ToolBroker.ToolCalls;
 import dev.pysandbox.execution.ToolCall;
+import dev.pysandbox.execution.ToolErrorKind;
 import dev.pysandbox.execution.ToolGrant;
 import dev.pysandbox.execution.ToolOp;
+import dev.pysandbox.execution.ToolReply;
 
 /**
  * The tool calls of one execution: its budget (reserved before each call, so a denial counts too), its
@@ -63,44 +64,44 @@ final class ExecutionTools implements ToolCalls {
     }
 
     @Override
-    public String handle(String op, String tool, String params, Duration remaining) {
+    public String handle(ToolOp op, String tool, String params, Duration remaining) {
         // Every string from the guest is bounded before it is echoed, logged or forwarded (SECURITY.md).
-        Optional<ToolOp> known = ToolOp.named(op);
-        if (known.isEmpty()) {
-            return Envelope.error("", new ToolFailure(ToolFailure.PROTOCOL_ERROR, "unknown request: the tool bridge"
-                    + " takes " + String.join(", ", Arrays.stream(ToolOp.values()).map(ToolOp::wireName).toList())));
+        if (op == null) {
+            return new ToolFailure(ToolErrorKind.PROTOCOL_ERROR, "unknown request: the tool bridge"
+                    + " takes " + String.join(", ", Arrays.stream(ToolOp.values()).map(ToolOp::wireName).toList()))
+                    .reply("").json();
         }
         if (tool != null && tool.length() > ToolOp.MAX_NAME_CHARS) {
-            return Envelope.error("", new ToolFailure(ToolFailure.INVALID_PARAMS, "a tool name or search of "
-                    + tool.length() + " characters; the limit is " + ToolOp.MAX_NAME_CHARS));
+            return new ToolFailure(ToolErrorKind.INVALID_PARAMS, "a tool name or search of "
+                    + tool.length() + " characters; the limit is " + ToolOp.MAX_NAME_CHARS).reply("").json();
         }
         String name = tool == null ? "" : tool;
         try {
             synchronized (this) {
                 if (finished) {
-                    throw new ToolFailure(ToolFailure.NOT_CONFIGURED, "this call has ended");
+                    throw new ToolFailure(ToolErrorKind.NOT_CONFIGURED, "this call has ended");
                 }
             }
-            return switch (known.get()) {
+            return switch (op) {
                 case CALL -> call(name, params, remaining, false);
                 case CALL_RAW -> call(name, params, remaining, true);
                 case LIST, SEARCH, DESCRIBE -> {
                     if (discovery.incrementAndGet() > MAX_DISCOVERY) {
-                        throw new ToolFailure(ToolFailure.LIMIT_EXCEEDED, "at most " + MAX_DISCOVERY
+                        throw new ToolFailure(ToolErrorKind.LIMIT_EXCEEDED, "at most " + MAX_DISCOVERY
                                 + " list, search and describe requests per call");
                     }
-                    yield Envelope.ok(switch (known.get()) {
+                    yield ToolReply.ok(switch (op) {
                         case LIST -> codeMode.list(name, narrowing, remaining);
                         case SEARCH -> codeMode.search(name, params, narrowing);
                         default -> codeMode.describe(name, narrowing, remaining);
-                    });
+                    }).json();
                 }
             };
         } catch (ToolFailure failure) {
-            return Envelope.error(name, failure);
+            return failure.reply(name).json();
         } catch (RuntimeException e) {
-            LoggerFactory.getLogger(ExecutionTools.class).warn("code mode: request {} {} failed", op, name, e);
-            return Envelope.error(name, new ToolFailure(ToolFailure.PROTOCOL_ERROR, "the request failed inside the server"));
+            LoggerFactory.getLogger(ExecutionTools.class).warn("code mode: request {} {} failed", op.wireName(), name, e);
+            return new ToolFailure(ToolErrorKind.PROTOCOL_ERROR, "the request failed inside the server").reply(name).json();
         }
     }
 
@@ -108,12 +109,12 @@ final class ExecutionTools implements ToolCalls {
         Entry entry = begin(tool);
         try {
             if (calls.incrementAndGet() > grant.maxCalls()) {
-                throw new ToolFailure(ToolFailure.LIMIT_EXCEEDED, "this call may make at most " + grant.maxCalls()
+                throw new ToolFailure(ToolErrorKind.LIMIT_EXCEEDED, "this call may make at most " + grant.maxCalls()
                         + " tool calls (max_tool_calls, code-mode.max-tool-calls)");
             }
-            String answer = Envelope.ok(codeMode.call(tool, params, narrowing, remaining, raw, this::track));
+            String answer = ToolReply.ok(codeMode.call(tool, params, narrowing, remaining, raw, this::track)).json();
             if (answer.length() > codeMode.maxResultBytes()) {
-                throw new ToolFailure(ToolFailure.RESULT_TOO_LARGE, "the answer is " + answer.length()
+                throw new ToolFailure(ToolErrorKind.RESULT_TOO_LARGE, "the answer is " + answer.length()
                         + " characters of JSON; the limit is " + codeMode.maxResultBytes() + " (code-mode.max-result-bytes)");
             }
             end(entry, null);
@@ -144,13 +145,13 @@ final class ExecutionTools implements ToolCalls {
         return entry;
     }
 
-    private void end(Entry entry, String error) {
+    private void end(Entry entry, ToolErrorKind error) {
         entry.done = new ToolCall(entry.tool, error == null, entry.millis(), error);
-        audit.info("tool call {} {} in {} ms", entry.tool, error == null ? "ok" : "failed: " + error, entry.millis());
+        audit.info("tool call {} {} in {} ms", entry.tool, error == null ? "ok" : "failed: " + error.wireName(), entry.millis());
     }
 
     @Override
-    public List<ToolCall> finish(String inFlightError) {
+    public List<ToolCall> finish(ToolErrorKind inFlightError) {
         List<ToolCall> recorded = new ArrayList<>();
         synchronized (this) {
             finished = true;

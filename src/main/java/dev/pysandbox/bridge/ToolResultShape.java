@@ -9,6 +9,8 @@ import io.modelcontextprotocol.spec.McpSchema.Content;
 import io.modelcontextprotocol.spec.McpSchema.TextContent;
 import io.modelcontextprotocol.spec.McpSchema.Tool;
 
+import dev.pysandbox.execution.ToolErrorKind;
+
 /**
  * What code gets back from a tool: the value a person calling it from Python would want. Tools often put
  * JSON inside a text block (smolagents and opencode users hit this, see shared/notes/code-mode.md), so:
@@ -27,7 +29,7 @@ final class ToolResultShape {
         Object value = raw ? json.convertValue(result, Map.class) : shaped(result, tool);
         if (Boolean.TRUE.equals(result.isError())) {
             String text = text(result.content());
-            throw new ToolFailure(ToolFailure.TOOL_ERROR,
+            throw new ToolFailure(ToolErrorKind.TOOL_ERROR,
                     text.isBlank() ? "the tool reported an error" : cut(text, 2_000), value);
         }
         return value;

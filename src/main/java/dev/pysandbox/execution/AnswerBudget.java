@@ -33,7 +33,7 @@ public record AnswerBudget(int streamChars, int resultChars, int fileBytes) {
     public static final int TOOL_CALLS = 100;
     /** A tool's qualified name as recorded: MCP names a tool in at most 128 characters, a server in fewer. */
     public static final int TOOL_NAME_CHARS = 256;
-    /** The error kind of a recorded tool call: one of a few words the supervisor chooses. */
+    /** The error kind of a recorded tool call: the longest ToolErrorKind wire name is shorter. */
     public static final int TOOL_ERROR_CHARS = 32;
     /** Modules named in {@code installing}, and the length of each name. */
     public static final int INSTALLING = 32;
@@ -66,7 +66,7 @@ public record AnswerBudget(int streamChars, int resultChars, int fileBytes) {
         List<ToolCall> calls = new ArrayList<>();
         for (ToolCall call : r.toolCalls().subList(0, Math.min(TOOL_CALLS, r.toolCalls().size()))) {
             calls.add(new ToolCall(head(call.tool(), TOOL_NAME_CHARS).text(), call.ok(), call.durationMs(),
-                    head(call.error(), TOOL_ERROR_CHARS).text()));
+                    call.error()));
         }
         int callsOmitted = r.toolCallsOmitted() + r.toolCalls().size() - calls.size();
         List<String> installing = r.installing().stream().limit(INSTALLING)

@@ -19,11 +19,9 @@ import java.util.Objects;
  *                         with {@code run-python.read-working-directory}); null for the scratch one
  * @param inputs           {@code context.inputs} for the code, as the text of a JSON object
  * @param tools            what the code may do with the operator's other MCP tools (code mode)
- * @param validateOnly     check the code ({@code validate_code}) instead of running it; the result's
- *                         {@code result} is then {@code {valid, errors}}
  */
 public record ExecutionRequest(String code, String stdin, Duration timeout, String sessionId, String filename,
-        Map<String, byte[]> files, Path workingDirectory, String inputs, ToolGrant tools, boolean validateOnly) {
+        Map<String, byte[]> files, Path workingDirectory, String inputs, ToolGrant tools) implements CodeRequest {
     public ExecutionRequest {
         Objects.requireNonNull(code, "code");
         Objects.requireNonNull(timeout, "timeout");
@@ -37,7 +35,7 @@ public record ExecutionRequest(String code, String stdin, Duration timeout, Stri
     /** A request without code mode: no inputs, no tools. */
     public ExecutionRequest(String code, String stdin, Duration timeout, String sessionId, String filename,
             Map<String, byte[]> files, Path workingDirectory) {
-        this(code, stdin, timeout, sessionId, filename, files, workingDirectory, null, null, false);
+        this(code, stdin, timeout, sessionId, filename, files, workingDirectory, null, null);
     }
 
     /** A request with no files in and the scratch working directory. */
@@ -47,7 +45,6 @@ public record ExecutionRequest(String code, String stdin, Duration timeout, Stri
 
     /** The same request, run in the given session's context. */
     public ExecutionRequest inSession(String session) {
-        return new ExecutionRequest(code, stdin, timeout, session, filename, files, workingDirectory, inputs, tools,
-                validateOnly);
+        return new ExecutionRequest(code, stdin, timeout, session, filename, files, workingDirectory, inputs, tools);
     }
 }

@@ -9,7 +9,7 @@ import java.util.List;
  */
 public interface ToolBroker {
     /** Code mode off: every call is answered {@code not_configured}. */
-    ToolBroker OFF = grant -> ToolCalls.refusing("not_configured",
+    ToolBroker OFF = grant -> ToolCalls.refusing(ToolErrorKind.NOT_CONFIGURED,
             "code mode is off: the server was started without code-mode.servers");
 
     /** The tool calls of one execution, under its grant. */
@@ -21,13 +21,13 @@ public interface ToolBroker {
          * Answers one request of the guest's code. Never throws: failures are error envelopes, because an
          * exception would carry host class names into the guest.
          *
-         * @param op        {@code call}, {@code list}, {@code search} or {@code describe}
+         * @param op        the operation; null for one the worker named that is none of these (refused)
          * @param tool      the qualified tool name, or the search words, or a server name for list
          * @param params    the parameters as JSON text (call), else null
          * @param remaining the execution's time left; a tool call never outlives it
          * @return the JSON envelope, {@code {"ok":true,"value":...}} or {@code {"ok":false,"error":{...}}}
          */
-        String handle(String op, String tool, String params, Duration remaining);
+        String handle(ToolOp op, String tool, String params, Duration remaining);
 
         /**
          * Ends the execution's use of tools: calls still in flight are abandoned (their answers dropped) and
@@ -35,7 +35,7 @@ public interface ToolBroker {
          *
          * @return the calls made, in order (at most a capped number)
          */
-        List<ToolCall> finish(String inFlightError);
+        List<ToolCall> finish(ToolErrorKind inFlightError);
 
         /** How many calls were made beyond those {@link #finish} lists. */
         int omitted();
@@ -47,17 +47,16 @@ public interface ToolBroker {
         String catalog();
 
         /** Answers every request with the same error; records nothing. */
-        static ToolCalls refusing(String kind, String message) {
-            String envelope = "{\"ok\":false,\"error\":{\"kind\":\"" + kind + "\",\"message\":\""
-                    + message.replace("\\", "\\\\").replace("\"", "\\\"") + "\"}}";
+        static ToolCalls refusing(ToolErrorKind kind, String message) {
+            String envelope = ToolReply.failed(kind, message).json();
             return new ToolCalls() {
                 @Override
-                public String handle(String op, String tool, String params, Duration remaining) {
+                public String handle(ToolOp op, String tool, String params, Duration remaining) {
                     return envelope;
                 }
 
                 @Override
-                public List<ToolCall> finish(String inFlightError) {
+                public List<ToolCall> finish(ToolErrorKind inFlightError) {
                     return List.of();
                 }
 

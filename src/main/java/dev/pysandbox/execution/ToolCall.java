@@ -11,11 +11,11 @@ import com.fasterxml.jackson.annotation.JsonProperty;
  * @param tool       the qualified name the code asked for, {@code server.tool}
  * @param ok         whether the tool answered without an error
  * @param durationMs time from the request to its end, in milliseconds
- * @param error      the {@code ToolError} kind when not ok ({@code not_allowed}, {@code timeout} ...); null when ok
+ * @param error      why it failed when not ok; null when ok
  */
 public record ToolCall(
         @JsonProperty("tool") String tool,
         @JsonProperty("ok") boolean ok,
         @JsonProperty("duration_ms") long durationMs,
-        @JsonProperty("error") @JsonInclude(JsonInclude.Include.NON_NULL) String error) {
+        @JsonProperty("error") @JsonInclude(JsonInclude.Include.NON_NULL) ToolErrorKind error) {
 }

@@ -2,6 +2,9 @@ package dev.pysandbox.execution;
 
 import java.util.Optional;
 
+import com.fasterxml.jackson.annotation.JsonCreator;
+import com.fasterxml.jackson.annotation.JsonValue;
+
 /**
  * What guest code may ask of the operator's tools through the tool bridge (code mode). The guest names the
  * operation as a string; anything else is refused without being echoed, since a refusal that repeated a
@@ -27,6 +30,7 @@ public enum ToolOp {
     }
 
     /** The name on the worker protocol and in the prelude. */
+    @JsonValue
     public String wireName() {
         return wireName;
     }
@@ -42,5 +46,14 @@ public enum ToolOp {
             }
         }
         return Optional.empty();
+    }
+
+    /**
+     * The operation a worker's tool request names, as the worker protocol reads it; null for anything else,
+     * so that the request is still answered (refused), not dropped with its line.
+     */
+    @JsonCreator(mode = JsonCreator.Mode.DELEGATING)
+    public static ToolOp fromWire(String name) {
+        return named(name).orElse(null);
     }
 }

@@ -8,7 +8,7 @@ import java.util.concurrent.ScheduledExecutorService;
 
 import io.modelcontextprotocol.spec.McpSchema.ToolAnnotations;
 
-import dev.pysandbox.execution.ExecutionRequest;
+import dev.pysandbox.execution.CodeRequest;
 import dev.pysandbox.execution.ExecutionResult;
 import dev.pysandbox.mcp.CallArguments.InvalidArgument;
 import dev.pysandbox.supervisor.Sandbox;
@@ -58,7 +58,7 @@ final class CodeRunner {
      * @param caller        who called, and where its progress notifications go
      * @param progressToken the request's {@code _meta.progressToken}; null for no notifications
      */
-    ExecutionResult run(ExecutionRequest request, Caller caller, Object progressToken) {
+    ExecutionResult run(CodeRequest request, Caller caller, Object progressToken) {
         try (CallProgress progress = new CallProgress(progressToken, caller.progress(),
                 request.timeout(), progressInterval, progressTimers)) {
             ExecutionResult result = sandbox.execute(request, caller.principal(), progress);

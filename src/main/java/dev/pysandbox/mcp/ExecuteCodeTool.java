@@ -189,7 +189,7 @@ final class ExecuteCodeTool {
         return new ExecutionRequest(code, arguments.optionalString("stdin"), Duration.ofSeconds(timeout),
                 sessionId == null ? null : caller.sessionKey(sessionId),
                 "<string>", FilesArgument.parse(arguments.raw("files"), config.fileLimits()), null,
-                arguments.optionalObjectJson("inputs", codeMode.maxInputsBytes()), grant(arguments, nested), false);
+                arguments.optionalObjectJson("inputs", codeMode.maxInputsBytes()), grant(arguments, nested));
     }
 
     /** The call's share of code mode: the operator's limits, narrowed by what the call asks. */

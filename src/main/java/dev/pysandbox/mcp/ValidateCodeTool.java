@@ -11,10 +11,10 @@ import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
 import io.modelcontextprotocol.spec.McpSchema.Tool;
 
 import dev.pysandbox.bridge.CodeMode;
-import dev.pysandbox.execution.ExecutionRequest;
 import dev.pysandbox.execution.ExecutionResult;
 import dev.pysandbox.execution.Status;
 import dev.pysandbox.execution.ToolGrant;
+import dev.pysandbox.execution.ValidationRequest;
 import dev.pysandbox.mcp.CallArguments.InvalidArgument;
 import dev.pysandbox.wire.WireCodec;
 
@@ -66,8 +66,7 @@ final class ValidateCodeTool {
             String code = arguments.requiredString("code");
             runner.checkSize(code);
             ToolGrant grant = new ToolGrant(true, null, codeMode.maxToolCalls());
-            result = runner.run(new ExecutionRequest(code, "", LIMIT, null, "<string>", Map.of(), null, null, grant, true),
-                    caller, progressToken);
+            result = runner.run(new ValidationRequest(code, LIMIT, grant), caller, progressToken);
         } catch (InvalidArgument e) {
             result = ExecutionResult.setupError(e.getMessage());
         }

@@ -14,6 +14,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import dev.pysandbox.execution.CallPhase;
+import dev.pysandbox.execution.CodeRequest;
 import dev.pysandbox.execution.ExecutionRequest;
 import dev.pysandbox.execution.ExecutionResult;
 import dev.pysandbox.execution.Notice;
@@ -116,20 +117,20 @@ public final class Sandbox implements AutoCloseable {
 
     /**
      * Like {@link #execute(ExecutionRequest)}, for {@code principal}, telling {@code phases} where the call is
-     * as it moves on.
+     * as it moves on. A validation, like a call without a session, runs in a fresh context.
      *
      * @param principal who calls: the HTTP principal, whose sessions count against its share of
      *                  {@code sessions.max} ({@code sessions.max-per-principal}); null for the one client over stdio
      */
-    public ExecutionResult execute(ExecutionRequest request, String principal, Consumer<CallPhase> phases)
+    public ExecutionResult execute(CodeRequest request, String principal, Consumer<CallPhase> phases)
             throws InterruptedException {
-        if (request.sessionId() == null) {
+        if (!(request instanceof ExecutionRequest execution) || execution.sessionId() == null) {
             return runOn(null, request, phases);
         }
         while (true) {
             Session session;
             try {
-                session = sessions.open(principal, request.sessionId());
+                session = sessions.open(principal, execution.sessionId());
             } catch (SessionEndedException e) {
                 return ExecutionResult.setupError(e.getMessage());
             }
@@ -140,7 +141,7 @@ public final class Sandbox implements AutoCloseable {
             try {
                 // Evicted between open() and the lock: open again, which reports the eviction.
                 if (sessions.isLive(session)) {
-                    return runOn(session, request.inSession(session.workerKey), phases);
+                    return runOn(session, execution.inSession(session.workerKey), phases);
                 }
             } finally {
                 sessions.touch(session);
@@ -149,7 +150,7 @@ public final class Sandbox implements AutoCloseable {
         }
     }
 
-    private ExecutionResult runOn(Session session, ExecutionRequest request, Consumer<CallPhase> phases)
+    private ExecutionResult runOn(Session session, CodeRequest request, Consumer<CallPhase> phases)
             throws InterruptedException {
         WorkerProcess worker;
         try {

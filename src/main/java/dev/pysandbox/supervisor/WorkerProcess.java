@@ -17,14 +17,18 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import dev.pysandbox.execution.AnswerBudget;
+import dev.pysandbox.execution.CodeRequest;
 import dev.pysandbox.execution.ExecutionRequest;
 import dev.pysandbox.execution.ExecutionResult;
 import dev.pysandbox.execution.Notice;
 import dev.pysandbox.execution.Status;
 import dev.pysandbox.execution.ToolBroker.ToolCalls;
 import dev.pysandbox.execution.ToolCall;
+import dev.pysandbox.execution.ToolErrorKind;
+import dev.pysandbox.execution.ValidationRequest;
 import dev.pysandbox.process.ProcessTree;
 import dev.pysandbox.wire.BoundedLineReader;
+import dev.pysandbox.wire.Decoded;
 import dev.pysandbox.wire.WireCodec;
 import dev.pysandbox.wire.WorkerCommand;
 import dev.pysandbox.wire.WorkerEvent;
@@ -81,13 +85,13 @@ final class WorkerProcess {
 
     private final class PendingCall {
         final long id;
-        final ExecutionRequest request;
+        final CodeRequest request;
         final ToolCalls tools;
         final CompletableFuture<ExecutionResult> answer = new CompletableFuture<>();
         volatile long startedNanos;
         volatile ScheduledFuture<?> deadline;
 
-        PendingCall(long id, ExecutionRequest request, ToolCalls tools) {
+        PendingCall(long id, CodeRequest request, ToolCalls tools) {
             this.id = id;
             this.request = request;
             this.tools = tools;
@@ -99,7 +103,7 @@ final class WorkerProcess {
          * worker sent.
          */
         void complete(ExecutionResult result) {
-            String inFlight = result.status() == Status.TIMEOUT ? "timeout" : "abandoned";
+            ToolErrorKind inFlight = result.status() == Status.TIMEOUT ? ToolErrorKind.TIMEOUT : ToolErrorKind.ABANDONED;
             List<ToolCall> calls = tools.finish(inFlight);
             answer.complete(answers.bound(result.withToolCalls(calls, tools.omitted())));
         }
@@ -161,7 +165,7 @@ final class WorkerProcess {
      *
      * @param tools where the code's requests for the operator's tools go (code mode)
      */
-    CompletableFuture<ExecutionResult> execute(long id, ExecutionRequest request, ToolCalls tools) {
+    CompletableFuture<ExecutionResult> execute(long id, CodeRequest request, ToolCalls tools) {
         PendingCall call = new PendingCall(id, request, tools);
         callsServed.incrementAndGet();
         // Until the worker says the code started, it may be building a context; that has its own limit. The
@@ -175,23 +179,25 @@ final class WorkerProcess {
                     "The sandbox worker stopped before this call could start; please retry."));
             return call.answer;
         }
-        send(request.validateOnly()
-                ? WorkerCommand.validate(id, request.code(), request.timeout().toMillis(), tools.catalog())
-                : WorkerCommand.execute(id, request.code(), request.stdin(), request.timeout().toMillis(),
-                        request.sessionId(), request.filename(), request.files(),
-                        request.workingDirectory() == null ? null : request.workingDirectory().toString(),
-                        request.inputs()));
+        send(switch (request) {
+            case ValidationRequest validation -> new WorkerCommand.Validate(id, validation.code(),
+                    validation.timeout().toMillis(), tools.catalog());
+            case ExecutionRequest execution -> new WorkerCommand.Execute(id, execution.code(), execution.stdin(),
+                    execution.timeout().toMillis(), execution.sessionId(), execution.filename(), execution.files(),
+                    execution.workingDirectory() == null ? null : execution.workingDirectory().toString(),
+                    execution.inputs());
+        });
         return call.answer;
     }
 
     void cancel(long id) {
         if (pending.containsKey(id)) {
-            send(WorkerCommand.cancel(id));
+            send(new WorkerCommand.Cancel(id));
         }
     }
 
     void closeSession(String sessionId) {
-        send(WorkerCommand.closeSession(sessionId));
+        send(new WorkerCommand.CloseSession(sessionId));
     }
 
     void kill() {
@@ -242,7 +248,7 @@ final class WorkerProcess {
             }
         } catch (IOException e) {
             // The worker is dying; readEvents sees EOF and answers whatever is pending.
-            log.debug("{}: cannot send {}: {}", name, command.type(), e.getMessage());
+            log.debug("{}: cannot send {}: {}", name, command.getClass().getSimpleName(), e.getMessage());
         }
     }
 
@@ -266,16 +272,16 @@ final class WorkerProcess {
                     }
                     continue;
                 }
-                WorkerEvent event;
-                try {
-                    event = WireCodec.decode(line.text(), WorkerEvent.class);
-                } catch (RuntimeException e) {
-                    // Not protocol (a JVM warning, say): skipping it keeps one stray line from stalling the worker.
-                    String text = line.text();
-                    log.warn("{}: ignored a line that is not protocol: {}", name, text.length() > 200 ? text.substring(0, 200) : text);
-                    continue;
+                switch (WireCodec.read(line.text(), WorkerEvent.class)) {
+                    case Decoded.Message<WorkerEvent> message -> handle(message.message());
+                    case Decoded.UnknownType<WorkerEvent> unknown -> log.warn("{}: unknown event {}", name, unknown.type());
+                    case Decoded.NotProtocol<WorkerEvent> notProtocol -> {
+                        // A JVM warning, say: skipping it keeps one stray line from stalling the worker.
+                        String text = line.text();
+                        log.warn("{}: ignored a line that is not protocol: {}", name,
+                                text.length() > 200 ? text.substring(0, 200) : text);
+                    }
                 }
-                handle(event);
             }
         } catch (IOException | RuntimeException e) {
             log.warn("{}: protocol stream failed: {}", name, e.toString());
@@ -285,15 +291,15 @@ final class WorkerProcess {
     }
 
     private void handle(WorkerEvent event) {
-        switch (event.type()) {
-            case WorkerEvent.READY -> {
+        switch (event) {
+            case WorkerEvent.Ready readiness -> {
                 ready = true;
-                log.info("{} (pid {}) is ready on {}{}", name, process.pid(), event.engine(),
-                        event.aotCache() ? ", AOT cache in use" : "");
-                listener.ready(this, event.engine(), event.aotCache());
+                log.info("{} (pid {}) is ready on {}{}", name, process.pid(), readiness.engine(),
+                        readiness.aotCache() ? ", AOT cache in use" : "");
+                listener.ready(this, readiness.engine(), readiness.aotCache());
             }
-            case WorkerEvent.STARTED -> {
-                PendingCall call = pending.get(event.id());
+            case WorkerEvent.Started started -> {
+                PendingCall call = pending.get(started.id());
                 if (call != null) {
                     call.startedNanos = System.nanoTime();
                     call.deadline.cancel(false);
@@ -301,30 +307,29 @@ final class WorkerProcess {
                     call.deadline = timers.schedule(() -> abandon(call, true), limit, TimeUnit.MILLISECONDS);
                 }
             }
-            case WorkerEvent.TOOL_CALL -> {
-                PendingCall call = pending.get(event.id());
+            case WorkerEvent.ToolCall request -> {
+                PendingCall call = pending.get(request.id());
                 if (call != null) {
                     // A tool may take seconds: never on this thread, which must keep reading the worker's events.
-                    Thread.ofVirtual().name(name + "-tool-" + event.id() + "." + event.seq()).start(() -> send(
-                            WorkerCommand.toolResult(event.id(), event.seq(), call.tools.handle(event.op(), event.tool(),
-                                    event.params(), call.remaining()))));
+                    Thread.ofVirtual().name(name + "-tool-" + request.id() + "." + request.seq()).start(() -> send(
+                            new WorkerCommand.ToolResult(request.id(), request.seq(), call.tools.handle(request.op(),
+                                    request.tool(), request.params(), call.remaining()))));
                 }
             }
-            case WorkerEvent.RESULT -> {
-                if (event.recycle()) {
-                    log.info("{} asked to be replaced after call {}", name, event.id());
+            case WorkerEvent.Result answer -> {
+                if (answer.recycle()) {
+                    log.info("{} asked to be replaced after call {}", name, answer.id());
                     // A precaution the worker asks for after a timeout, a sandbox refusal or a limit: routine, so info.
                     endFor(Notice.Level.INFO, "was replaced as a precaution after a call that timed out, was"
                             + " refused by the sandbox or hit a limit");
                     kill();
                 }
-                PendingCall call = pending.remove(event.id());
+                PendingCall call = pending.remove(answer.id());
                 if (call != null) {
                     call.deadline.cancel(false);
-                    call.complete(event.result());
+                    call.complete(answer.result());
                 }
             }
-            default -> log.warn("{}: unknown event {}", name, event.type());
         }
     }
 

@@ -173,7 +173,7 @@ public final class WorkerRuntimeBuilder {
             long id = 0;
             for (String code : TRAINING_CALLS) {
                 id++;
-                String line = WireCodec.encode(WorkerCommand.execute(id, code, "training\n", 60_000, null, "<string>", null, null, null)) + "\n";
+                String line = WireCodec.encode(new WorkerCommand.Execute(id, code, "training\n", 60_000, null, "<string>", null, null, null)) + "\n";
                 commands.write(line.getBytes(StandardCharsets.UTF_8));
                 commands.flush();
                 if (!awaitResult(events, id)) {
@@ -207,8 +207,7 @@ public final class WorkerRuntimeBuilder {
     private static boolean awaitResult(BufferedReader events, long id) throws IOException {
         for (String line = events.readLine(); line != null; line = events.readLine()) {
             if (line.startsWith("{")) {
-                WorkerEvent event = WireCodec.decode(line, WorkerEvent.class);
-                if (WorkerEvent.RESULT.equals(event.type()) && event.id() == id) {
+                if (WireCodec.decode(line, WorkerEvent.class) instanceof WorkerEvent.Result result && result.id() == id) {
                     return true;
                 }
             }

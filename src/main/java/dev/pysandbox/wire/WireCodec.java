@@ -1,6 +1,8 @@
 package dev.pysandbox.wire;
 
+import tools.jackson.core.JacksonException;
 import tools.jackson.databind.DeserializationFeature;
+import tools.jackson.databind.exc.InvalidTypeIdException;
 import tools.jackson.databind.json.JsonMapper;
 
 /** JSON lines for the worker protocol: one message per line, nothing else on the stream. */
@@ -28,6 +30,34 @@ public final class WireCodec {
 
     public static <T> T decode(String line, Class<T> type) {
         return MAPPER.readValue(line, type);
+    }
+
+    /**
+     * A line of the worker protocol as a value of {@code family} ({@link WorkerCommand} or {@link WorkerEvent}),
+     * or what else it is; never throws for what the line holds.
+     */
+    public static <T> Decoded<T> read(String line, Class<T> family) {
+        int start = 0;
+        while (start < line.length() && Character.isWhitespace(line.charAt(start))) {
+            start++;
+        }
+        if (start == line.length() || line.charAt(start) != '{') {
+            // Jackson would take an array's first element for a type name.
+            return new Decoded.NotProtocol<>("not a JSON object");
+        }
+        try {
+            return new Decoded.Message<>(MAPPER.readValue(line, family));
+        } catch (InvalidTypeIdException e) {
+            String type = e.getTypeId();
+            if (type == null) {
+                return new Decoded.NotProtocol<>("no type");
+            }
+            return new Decoded.UnknownType<>(type.length() > Decoded.MAX_TYPE_CHARS
+                    ? type.substring(0, Decoded.MAX_TYPE_CHARS) : type);
+        } catch (RuntimeException e) {
+            return new Decoded.NotProtocol<>(e instanceof JacksonException jackson ? jackson.getOriginalMessage()
+                    : e.toString());
+        }
     }
 
     /** Parses a JSON document the guest produced (the {@code result} value). */

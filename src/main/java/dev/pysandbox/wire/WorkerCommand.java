@@ -2,62 +2,81 @@ package dev.pysandbox.wire;
 
 import java.util.Map;
 
+import com.fasterxml.jackson.annotation.JsonSubTypes;
+import com.fasterxml.jackson.annotation.JsonTypeInfo;
+
 /**
- * A line the supervisor sends to a worker's stdin. One flat record rather than a type hierarchy: the
- * protocol has few messages and a reader can see all of it here.
- *
- * @param type             {@link #EXECUTE}, {@link #VALIDATE}, {@link #CANCEL}, {@link #CLOSE_SESSION} or
- *                         {@link #TOOL_RESULT}
- * @param id               the call this is about (execute, validate, cancel, tool-result)
- * @param code             the code to run or check
- * @param session          the session whose context to use or close; null for a fresh context
- * @param timeoutMillis    the code's own time limit (execute, validate)
- * @param files            files to place in the working directory first, by relative path (execute; base64
- *                         on the wire); null or empty for none
- * @param workingDirectory a host folder to show read-only as the working directory (execute); null for none
- * @param inputs           {@code context.inputs} as JSON object text (execute); null for {@code {}}
- * @param catalog          the tools as the supervisor knows them, JSON text {@code {"allowed":[..],"known":[..]}}
- *                         (validate), for the checks of literal tool names
- * @param seq              which tool request of the call this answers (tool-result)
- * @param reply            the answer's JSON envelope (tool-result)
+ * A line the supervisor sends to a worker's stdin: one of the records below, named on the wire by its
+ * {@code type} property ({@code execute}, {@code validate}, {@code cancel}, {@code close-session},
+ * {@code tool-result}). Each carries only its own fields, and both sides switch over the family exhaustively,
+ * so a new message cannot be forgotten by either.
  */
-public record WorkerCommand(String type, long id, String code, String stdin, long timeoutMillis, String session,
-        String filename, Map<String, byte[]> files, String workingDirectory, String inputs, String catalog,
-        long seq, String reply) {
-    public static final String EXECUTE = "execute";
-    public static final String VALIDATE = "validate";
-    public static final String CANCEL = "cancel";
-    public static final String CLOSE_SESSION = "close-session";
-    public static final String TOOL_RESULT = "tool-result";
+@JsonTypeInfo(use = JsonTypeInfo.Id.NAME, property = "type")
+@JsonSubTypes({
+        @JsonSubTypes.Type(value = WorkerCommand.Execute.class, name = "execute"),
+        @JsonSubTypes.Type(value = WorkerCommand.Validate.class, name = "validate"),
+        @JsonSubTypes.Type(value = WorkerCommand.Cancel.class, name = "cancel"),
+        @JsonSubTypes.Type(value = WorkerCommand.CloseSession.class, name = "close-session"),
+        @JsonSubTypes.Type(value = WorkerCommand.ToolResult.class, name = "tool-result")})
+public sealed interface WorkerCommand {
 
-    public WorkerCommand {
-        files = files == null ? Map.of() : files;
+    /** A command that runs guest code, or checks it, and is answered by one {@link WorkerEvent.Result}. */
+    sealed interface Call extends WorkerCommand {
+        /** The call this is. */
+        long id();
+
+        /** The code to run or check. */
+        String code();
+
+        /** The code's own time limit. */
+        long timeoutMillis();
+
+        /** The session whose context the call runs in; null for a fresh context, which a validation always gets. */
+        default String session() {
+            return null;
+        }
     }
 
-    public static WorkerCommand execute(long id, String code, String stdin, long timeoutMillis, String session,
-            String filename, Map<String, byte[]> files, String workingDirectory, String inputs) {
-        return new WorkerCommand(EXECUTE, id, code, stdin, timeoutMillis, session, filename, files, workingDirectory,
-                inputs, null, 0, null);
+    /**
+     * Runs code.
+     *
+     * @param session          the session whose context to use; null for a fresh context
+     * @param filename         the name tracebacks show for the code
+     * @param files            files to place in the working directory first, by relative path (base64 on the
+     *                         wire); empty for none
+     * @param workingDirectory a host folder to show read-only as the working directory; null for none
+     * @param inputs           {@code context.inputs} as JSON object text; null for {@code {}}
+     */
+    record Execute(long id, String code, String stdin, long timeoutMillis, String session, String filename,
+            Map<String, byte[]> files, String workingDirectory, String inputs) implements Call {
+        public Execute {
+            files = files == null ? Map.of() : files;
+        }
     }
 
-    public static WorkerCommand validate(long id, String code, long timeoutMillis, String catalog) {
-        return new WorkerCommand(VALIDATE, id, code, null, timeoutMillis, null, "<string>", null, null, null, catalog,
-                0, null);
+    /**
+     * Checks code ({@code validate_code}) in a fresh context, running none of it.
+     *
+     * @param catalog the tools as the supervisor knows them, JSON text {@code {"allowed":[..],"known":[..]}},
+     *                for the checks of literal tool names
+     */
+    record Validate(long id, String code, long timeoutMillis, String catalog) implements Call {
     }
 
-    public static WorkerCommand cancel(long id) {
-        return new WorkerCommand(CANCEL, id, null, null, 0, null, null, null, null, null, null, 0, null);
+    /** Stops call {@code id} if it is running or about to. */
+    record Cancel(long id) implements WorkerCommand {
     }
 
-    public static WorkerCommand closeSession(String session) {
-        return new WorkerCommand(CLOSE_SESSION, 0, null, null, 0, session, null, null, null, null, null, 0, null);
+    /** Closes the context of a session. */
+    record CloseSession(String session) implements WorkerCommand {
     }
 
-    public static WorkerCommand toolResult(long id, long seq, String reply) {
-        return new WorkerCommand(TOOL_RESULT, id, null, null, 0, null, null, null, null, null, null, seq, reply);
-    }
-
-    public boolean isValidation() {
-        return VALIDATE.equals(type);
+    /**
+     * The answer to a tool request of call {@code id}.
+     *
+     * @param seq   which request of the call this answers
+     * @param reply the answer's JSON envelope ({@code ToolReply})
+     */
+    record ToolResult(long id, long seq, String reply) implements WorkerCommand {
     }
 }

@@ -1,44 +1,56 @@
 package dev.pysandbox.wire;
 
+import com.fasterxml.jackson.annotation.JsonSubTypes;
+import com.fasterxml.jackson.annotation.JsonTypeInfo;
+
 import dev.pysandbox.execution.ExecutionResult;
+import dev.pysandbox.execution.ToolOp;
 
 /**
- * A line a worker writes to its stdout (which carries nothing else).
- *
- * @param type    {@link #READY} once Python is warm, {@link #STARTED} when a call's code begins (the
- *                supervisor arms its kill deadline from then), {@link #TOOL_CALL} when the code asks for one
- *                of the operator's tools, {@link #RESULT} when a call ends
- * @param recycle the worker asks to be replaced: its context could not be stopped, or it hit a limit
- *                that may leave it unhealthy
- * @param engine  with {@link #READY}: the Truffle runtime Python runs on ("GraalVM CE" with the JIT,
- *                "Interpreted" without), so the supervisor can tell when the JIT did not come up
- * @param aotCache with {@link #READY}: whether the JVM mapped an AOT cache (it refuses a stale one with only
- *                a warning, and the worker then starts at half speed)
- * @param seq     with {@link #TOOL_CALL}: the request's number within its call, echoed by the answer
- * @param op      with {@link #TOOL_CALL}: call, list, search or describe
- * @param tool    with {@link #TOOL_CALL}: the tool's qualified name (or the search words, or a server)
- * @param params  with {@link #TOOL_CALL}: the parameters as JSON text, unchecked: the supervisor checks them
+ * A line a worker writes to its stdout (which carries nothing else): one of the records below, named on the
+ * wire by its {@code type} property ({@code ready}, {@code started}, {@code tool-call}, {@code result}).
  */
-public record WorkerEvent(String type, long id, ExecutionResult result, boolean recycle, String engine,
-        boolean aotCache, long seq, String op, String tool, String params) {
-    public static final String READY = "ready";
-    public static final String STARTED = "started";
-    public static final String TOOL_CALL = "tool-call";
-    public static final String RESULT = "result";
+@JsonTypeInfo(use = JsonTypeInfo.Id.NAME, property = "type")
+@JsonSubTypes({
+        @JsonSubTypes.Type(value = WorkerEvent.Ready.class, name = "ready"),
+        @JsonSubTypes.Type(value = WorkerEvent.Started.class, name = "started"),
+        @JsonSubTypes.Type(value = WorkerEvent.ToolCall.class, name = "tool-call"),
+        @JsonSubTypes.Type(value = WorkerEvent.Result.class, name = "result")})
+public sealed interface WorkerEvent {
 
-    public static WorkerEvent ready(String engine, boolean aotCache) {
-        return new WorkerEvent(READY, 0, null, false, engine, aotCache, 0, null, null, null);
+    /**
+     * Python is warm: the worker takes calls.
+     *
+     * @param engine   the Truffle runtime Python runs on ("GraalVM CE" with the JIT, "Interpreted" without), so
+     *                 the supervisor can tell when the JIT did not come up
+     * @param aotCache whether the JVM mapped an AOT cache (it refuses a stale one with only a warning, and the
+     *                 worker then starts at half speed)
+     */
+    record Ready(String engine, boolean aotCache) implements WorkerEvent {
     }
 
-    public static WorkerEvent started(long id) {
-        return new WorkerEvent(STARTED, id, null, false, null, false, 0, null, null, null);
+    /** Call {@code id}'s code begins: the supervisor arms its kill deadline from now. */
+    record Started(long id) implements WorkerEvent {
     }
 
-    public static WorkerEvent toolCall(long id, long seq, String op, String tool, String params) {
-        return new WorkerEvent(TOOL_CALL, id, null, false, null, false, seq, op, tool, params);
+    /**
+     * The code of call {@code id} asks for one of the operator's tools.
+     *
+     * @param seq    the request's number within its call, echoed by the answer
+     * @param op     the operation; null when the worker named none of {@link ToolOp}'s (the supervisor refuses
+     *               it, trusting no worker)
+     * @param tool   the tool's qualified name (or the search words, or a server)
+     * @param params the parameters as JSON text, unchecked: the supervisor checks them
+     */
+    record ToolCall(long id, long seq, ToolOp op, String tool, String params) implements WorkerEvent {
     }
 
-    public static WorkerEvent result(long id, ExecutionResult result, boolean recycle) {
-        return new WorkerEvent(RESULT, id, result, recycle, null, false, 0, null, null, null);
+    /**
+     * Call {@code id} ended.
+     *
+     * @param recycle the worker asks to be replaced: its context could not be stopped, or it hit a limit that
+     *                may leave it unhealthy
+     */
+    record Result(long id, ExecutionResult result, boolean recycle) implements WorkerEvent {
     }
 }

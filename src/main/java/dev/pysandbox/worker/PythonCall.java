@@ -47,7 +47,7 @@ final class PythonCall {
     private enum Stop { NONE, TIMEOUT, OUTPUT_LIMIT, CANCELLED }
 
     private final PreparedContext prepared;
-    private final WorkerCommand command;
+    private final WorkerCommand.Call command;
     private final WorkerSettings settings;
     private final ScheduledExecutorService watchdog;
     private final SharedCode sharedCode;
@@ -59,7 +59,7 @@ final class PythonCall {
     private final OutputLimiter err;
     private volatile long startNanos;
 
-    PythonCall(PreparedContext prepared, WorkerCommand command, WorkerSettings settings,
+    PythonCall(PreparedContext prepared, WorkerCommand.Call command, WorkerSettings settings,
             ScheduledExecutorService watchdog, SharedCode sharedCode, ToolBridge tools, Reply reply) {
         this.prepared = prepared;
         this.command = command;
@@ -87,12 +87,15 @@ final class PythonCall {
             answer(stopped(stop.get()), false);
             return;
         }
-        if (command.isValidation()) {
-            validate();
-            return;
+        switch (command) {
+            case WorkerCommand.Validate validation -> validate(validation);
+            case WorkerCommand.Execute execution -> execute(execution);
         }
+    }
+
+    private void execute(WorkerCommand.Execute command) {
         try {
-            placeFiles();
+            placeFiles(command);
         } catch (IOException | IllegalArgumentException e) {
             answer(ExecutionResult.setupError("The files could not be placed in the working directory: " + e.getMessage()), false);
             return;
@@ -150,7 +153,7 @@ final class PythonCall {
      * answer is the result's {@code result}, {@code {valid, errors}}. Bounded like any call: a parser fed a
      * pathological input is interrupted at the timeout.
      */
-    private void validate() {
+    private void validate(WorkerCommand.Validate command) {
         ScheduledFuture<?> deadline = watchdog.schedule(() -> requestStop(Stop.TIMEOUT),
                 command.timeoutMillis(), TimeUnit.MILLISECONDS);
         ExecutionResult result;
@@ -183,7 +186,7 @@ final class PythonCall {
     }
 
     /** Files in: a new call in the context's scratch space, the files the caller sent, the working directory. */
-    private void placeFiles() throws IOException {
+    private void placeFiles(WorkerCommand.Execute command) throws IOException {
         SandboxFileSystem files = prepared.files();
         files.scratch().beginCall();
         if (command.workingDirectory() != null) {

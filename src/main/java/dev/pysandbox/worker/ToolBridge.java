@@ -1,6 +1,7 @@
 package dev.pysandbox.worker;
 
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
@@ -10,7 +11,9 @@ import java.util.function.Consumer;
 import org.graalvm.polyglot.Value;
 import org.graalvm.polyglot.proxy.ProxyExecutable;
 
+import dev.pysandbox.execution.ToolErrorKind;
 import dev.pysandbox.execution.ToolOp;
+import dev.pysandbox.execution.ToolReply;
 import dev.pysandbox.wire.WorkerEvent;
 
 /**
@@ -32,7 +35,7 @@ final class ToolBridge implements ProxyExecutable {
      * character is one JSON escapes to six bytes.
      */
     static final int MAX_PARAMS_CHARS = 2 * 1024 * 1024;
-    private static final String NO_CALL_REPLY = envelope("not_configured",
+    private static final String NO_CALL_REPLY = refusal(ToolErrorKind.NOT_CONFIGURED,
             "tools can be called only while the call that uses them runs");
 
     private final Consumer<WorkerEvent> events;
@@ -78,37 +81,38 @@ final class ToolBridge implements ProxyExecutable {
         // Only strings are read, and never through toString(): a guest object's __str__ must not run here.
         if (arguments.length != 3 || !arguments[0].isString() || !arguments[1].isString()
                 || !(arguments[2].isString() || arguments[2].isNull())) {
-            return envelope("invalid_params", "the tool bridge takes (op, tool, params_json) as strings");
+            return refusal(ToolErrorKind.INVALID_PARAMS, "the tool bridge takes (op, tool, params_json) as strings");
         }
         // Lengths are checked before anything is echoed or forwarded; an unknown operation is not echoed at all.
-        if (ToolOp.named(arguments[0].asString()).isEmpty()) {
-            return envelope("protocol_error", "unknown request: the tool bridge takes call, call_raw, list, search"
+        Optional<ToolOp> op = ToolOp.named(arguments[0].asString());
+        if (op.isEmpty()) {
+            return refusal(ToolErrorKind.PROTOCOL_ERROR, "unknown request: the tool bridge takes call, call_raw, list, search"
                     + " or describe");
         }
         if (arguments[1].asString().length() > ToolOp.MAX_NAME_CHARS
                 || !arguments[2].isNull() && arguments[2].asString().length() > MAX_PARAMS_CHARS) {
-            return envelope("invalid_params", "the tool name or the parameters are too large");
+            return refusal(ToolErrorKind.INVALID_PARAMS, "the tool name or the parameters are too large");
         }
         long number = seq.incrementAndGet();
         CompletableFuture<String> reply = new CompletableFuture<>();
         waiting.put(number, reply);
         try {
-            events.accept(WorkerEvent.toolCall(id, number, arguments[0].asString(), arguments[1].asString(),
+            events.accept(new WorkerEvent.ToolCall(id, number, op.get(), arguments[1].asString(),
                     arguments[2].isNull() ? null : arguments[2].asString()));
             return reply.get();
         } catch (InterruptedException e) {
             // The call is being stopped (its timeout, a cancel): Context.interrupt() got here. Keep the flag so
             // the interrupt reaches the guest, which cannot catch it.
             Thread.currentThread().interrupt();
-            return envelope("timeout", "the call was stopped while it waited for the tool");
+            return refusal(ToolErrorKind.TIMEOUT, "the call was stopped while it waited for the tool");
         } catch (ExecutionException | RuntimeException e) {
-            return envelope("protocol_error", "the tool request could not be sent");
+            return refusal(ToolErrorKind.PROTOCOL_ERROR, "the tool request could not be sent");
         } finally {
             waiting.remove(number);
         }
     }
 
-    private static String envelope(String kind, String message) {
-        return "{\"ok\":false,\"error\":{\"kind\":\"" + kind + "\",\"message\":\"" + message + "\"}}";
+    private static String refusal(ToolErrorKind kind, String message) {
+        return ToolReply.failed(kind, message).json();
     }
 }

@@ -16,6 +16,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 
 import dev.pysandbox.execution.ExecutionResult;
+import dev.pysandbox.wire.Decoded;
 import dev.pysandbox.wire.WireCodec;
 import dev.pysandbox.wire.WorkerCommand;
 import dev.pysandbox.wire.WorkerEvent;
@@ -57,14 +58,23 @@ final class Worker {
             if (line.isBlank()) {
                 continue;
             }
-            WorkerCommand command = WireCodec.decode(line, WorkerCommand.class);
-            switch (command.type()) {
-                case WorkerCommand.EXECUTE, WorkerCommand.VALIDATE -> calls.execute(() -> execute(command));
-                case WorkerCommand.TOOL_RESULT -> tools.deliver(command.id(), command.seq(), command.reply());
-                case WorkerCommand.CANCEL -> cancel(command.id());
-                case WorkerCommand.CLOSE_SESSION -> closeSession(command.session());
-                default -> System.err.println("worker: unknown command type " + command.type());
+            switch (WireCodec.read(line, WorkerCommand.class)) {
+                case Decoded.Message<WorkerCommand> message -> serve(message.message());
+                case Decoded.UnknownType<WorkerCommand> unknown ->
+                        System.err.println("worker: unknown command type " + unknown.type());
+                // The supervisor writes nothing else on this stream: a line that is not protocol ends the worker.
+                case Decoded.NotProtocol<WorkerCommand> broken ->
+                        throw new IllegalStateException("a command line is not protocol: " + broken.reason());
             }
+        }
+    }
+
+    private void serve(WorkerCommand command) {
+        switch (command) {
+            case WorkerCommand.Call call -> calls.execute(() -> execute(call));
+            case WorkerCommand.ToolResult result -> tools.deliver(result.id(), result.seq(), result.reply());
+            case WorkerCommand.Cancel cancel -> cancel(cancel.id());
+            case WorkerCommand.CloseSession close -> closeSession(close.session());
         }
     }
 
@@ -85,7 +95,7 @@ final class Worker {
                     // "sharing" in java.vm.info: the JVM mapped a class archive, here only ever our AOT cache
                     // (the linked worker JDK has no default CDS archive).
                     boolean aotCache = System.getProperty("java.vm.info", "").contains("sharing");
-                    send(WorkerEvent.ready(contexts.implementationName(), aotCache));
+                    send(new WorkerEvent.Ready(contexts.implementationName(), aotCache));
                 }
             } catch (InterruptedException e) {
                 return;
@@ -98,7 +108,7 @@ final class Worker {
         }
     }
 
-    private void execute(WorkerCommand command) {
+    private void execute(WorkerCommand.Call command) {
         PreparedContext prepared;
         try {
             prepared = command.session() == null ? takeReady() : sessionContext(command.session());
@@ -106,7 +116,7 @@ final class Worker {
             Thread.currentThread().interrupt();
             return;
         }
-        send(WorkerEvent.started(command.id()));
+        send(new WorkerEvent.Started(command.id()));
         PythonCall call = new PythonCall(prepared, command, settings, watchdog, sharedCode, tools,
                 (result, recycle) -> reply(command, result, recycle));
         // Publish the call before looking for an early cancel: cancel() records first and looks second, so
@@ -147,8 +157,8 @@ final class Worker {
         }
     }
 
-    private void reply(WorkerCommand command, ExecutionResult result, boolean recycle) {
-        send(WorkerEvent.result(command.id(), result, recycle));
+    private void reply(WorkerCommand.Call command, ExecutionResult result, boolean recycle) {
+        send(new WorkerEvent.Result(command.id(), result, recycle));
         if (recycle) {
             System.err.println("worker: call " + command.id() + " left this worker unusable; asking to be replaced");
         }

@@ -15,7 +15,9 @@ import org.junit.jupiter.api.Test;
 import dev.pysandbox.config.CodeModeSettings;
 import dev.pysandbox.execution.ToolBroker.ToolCalls;
 import dev.pysandbox.execution.ToolCall;
+import dev.pysandbox.execution.ToolErrorKind;
 import dev.pysandbox.execution.ToolGrant;
+import dev.pysandbox.execution.ToolOp;
 import dev.pysandbox.wire.WireCodec;
 
 /**
@@ -42,30 +44,30 @@ class ExecutionToolsTest {
     @Test
     void theCallAfterTheBudgetIsLimitExceededAndDenialsCount() {
         ToolCalls calls = codeMode.open(new ToolGrant(true, null, 2));
-        assertEquals("not_allowed", error(calls.handle("call", "stub.pid", "{}", TIME)).get("kind"));
-        assertEquals("not_allowed", error(calls.handle("call", "other.echo", "{}", TIME)).get("kind"));
-        assertEquals("limit_exceeded", error(calls.handle("call", "stub.echo", "{}", TIME)).get("kind"));
-        List<ToolCall> recorded = calls.finish("abandoned");
-        assertEquals(List.of("not_allowed", "not_allowed", "limit_exceeded"), recorded.stream().map(ToolCall::error).toList());
+        assertEquals("not_allowed", error(calls.handle(ToolOp.CALL, "stub.pid", "{}", TIME)).get("kind"));
+        assertEquals("not_allowed", error(calls.handle(ToolOp.CALL, "other.echo", "{}", TIME)).get("kind"));
+        assertEquals("limit_exceeded", error(calls.handle(ToolOp.CALL, "stub.echo", "{}", TIME)).get("kind"));
+        List<ToolCall> recorded = calls.finish(ToolErrorKind.ABANDONED);
+        assertEquals(List.of("not_allowed", "not_allowed", "limit_exceeded"), recorded.stream().map(call -> call.error().wireName()).toList());
     }
 
     @Test
     void attackAWorkerSendingAHugeOperationOrNameIsAnsweredWithoutAnEcho() {
         // The worker's bridge refuses these first; the supervisor trusts no worker and refuses them again.
         ToolCalls calls = codeMode.open(new ToolGrant(true, null, 10));
-        String hugeOp = calls.handle("x".repeat(2_000_000), "stub.echo", "{}", TIME);
+        String hugeOp = calls.handle(ToolOp.fromWire("x".repeat(2_000_000)), "stub.echo", "{}", TIME);
         assertEquals("protocol_error", error(hugeOp).get("kind"));
-        String hugeName = calls.handle("call", "y".repeat(2_000_000), "{}", TIME);
+        String hugeName = calls.handle(ToolOp.CALL, "y".repeat(2_000_000), "{}", TIME);
         assertEquals("invalid_params", error(hugeName).get("kind"));
         assertTrue(hugeOp.length() < 500 && hugeName.length() < 500, hugeOp + "\n" + hugeName);
-        assertEquals(List.of(), calls.finish("abandoned"), "refused before anything was recorded");
+        assertEquals(List.of(), calls.finish(ToolErrorKind.ABANDONED), "refused before anything was recorded");
     }
 
     @Test
     void ourOwnToolNamesAreRefusedOnAnyServerWhateverTheGlobsSay() {
         ToolCalls calls = codeMode.open(new ToolGrant(true, List.of("*"), 10));
         for (String tool : List.of("stub.execute_code", "stub.run_python", "stub.validate_code")) {
-            Map<String, Object> error = error(calls.handle("call", tool, "{}", TIME));
+            Map<String, Object> error = error(calls.handle(ToolOp.CALL, tool, "{}", TIME));
             assertEquals("not_allowed", error.get("kind"));
             assertTrue(String.valueOf(error.get("message")).contains("recursion"), error.toString());
         }
@@ -74,8 +76,8 @@ class ExecutionToolsTest {
     @Test
     void allowedToolsNarrowsButADeniedToolStaysDenied() {
         ToolCalls calls = codeMode.open(new ToolGrant(true, List.of("stub.pid", "stub.add"), 10));
-        assertTrue(String.valueOf(error(calls.handle("call", "stub.echo", "{}", TIME)).get("message")).contains("allowed_tools"));
-        assertTrue(String.valueOf(error(calls.handle("call", "stub.pid", "{}", TIME)).get("message")).contains("allow-list"));
+        assertTrue(String.valueOf(error(calls.handle(ToolOp.CALL, "stub.echo", "{}", TIME)).get("message")).contains("allowed_tools"));
+        assertTrue(String.valueOf(error(calls.handle(ToolOp.CALL, "stub.pid", "{}", TIME)).get("message")).contains("allow-list"));
     }
 
     @Test
@@ -85,7 +87,7 @@ class ExecutionToolsTest {
                 "{\"a\":" + "[".repeat(100) + "]".repeat(100) + "}");
         List<Object> kinds = new ArrayList<>();
         for (String params : bad) {
-            kinds.add(error(calls.handle("call", "stub.echo", params, TIME)).get("kind"));
+            kinds.add(error(calls.handle(ToolOp.CALL, "stub.echo", params, TIME)).get("kind"));
         }
         assertEquals(java.util.Collections.nCopies(bad.size(), "invalid_params"), kinds);
     }
@@ -93,9 +95,9 @@ class ExecutionToolsTest {
     @Test
     void anEndedExecutionRefusesFurtherRequestsAndKeepsItsRecord() {
         ToolCalls calls = codeMode.open(new ToolGrant(true, null, 10));
-        calls.handle("call", "stub.pid", "{}", TIME);
-        List<ToolCall> recorded = calls.finish("timeout");
-        assertEquals("not_configured", error(calls.handle("call", "stub.echo", "{}", TIME)).get("kind"));
+        calls.handle(ToolOp.CALL, "stub.pid", "{}", TIME);
+        List<ToolCall> recorded = calls.finish(ToolErrorKind.TIMEOUT);
+        assertEquals("not_configured", error(calls.handle(ToolOp.CALL, "stub.echo", "{}", TIME)).get("kind"));
         assertEquals(1, recorded.size());
         assertFalse(recorded.get(0).ok());
     }
@@ -103,24 +105,24 @@ class ExecutionToolsTest {
     @Test
     void aNestedCallAndCodeModeOffAnswerNotConfigured() {
         assertEquals("not_configured", error(codeMode.open(new ToolGrant(false, null, 10))
-                .handle("call", "stub.echo", "{}", TIME)).get("kind"));
+                .handle(ToolOp.CALL, "stub.echo", "{}", TIME)).get("kind"));
         assertEquals("not_configured", error(CodeMode.off(SETTINGS, "off for the test").open(new ToolGrant(true, null, 10))
-                .handle("call", "stub.echo", "{}", TIME)).get("kind"));
+                .handle(ToolOp.CALL, "stub.echo", "{}", TIME)).get("kind"));
     }
 
     @Test
     void unknownRequestsAreProtocolErrors() {
         assertEquals("protocol_error", error(codeMode.open(new ToolGrant(true, null, 10))
-                .handle("format_disk", "stub.echo", null, TIME)).get("kind"));
+                .handle(ToolOp.fromWire("format_disk"), "stub.echo", null, TIME)).get("kind"));
     }
 
     @Test
     void theRecordIsCappedAndTheRestCounted() {
         ToolCalls calls = codeMode.open(new ToolGrant(true, null, 1000));
         for (int i = 0; i < ExecutionTools.MAX_RECORDS + 7; i++) {
-            calls.handle("call", "stub.pid", "{}", TIME);
+            calls.handle(ToolOp.CALL, "stub.pid", "{}", TIME);
         }
-        assertEquals(ExecutionTools.MAX_RECORDS, calls.finish("abandoned").size());
+        assertEquals(ExecutionTools.MAX_RECORDS, calls.finish(ToolErrorKind.ABANDONED).size());
         assertEquals(7, calls.omitted());
     }
 }

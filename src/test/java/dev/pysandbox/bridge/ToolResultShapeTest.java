@@ -14,6 +14,8 @@ import io.modelcontextprotocol.spec.McpSchema.ImageContent;
 import io.modelcontextprotocol.spec.McpSchema.TextContent;
 import io.modelcontextprotocol.spec.McpSchema.Tool;
 
+import dev.pysandbox.execution.ToolErrorKind;
+
 /** What code gets back from each shape of tool answer. */
 class ToolResultShapeTest {
     private final ToolResultShape shape = new ToolResultShape(McpJsonDefaults.getMapper());
@@ -69,7 +71,7 @@ class ToolResultShapeTest {
     void anErrorAnswerIsAToolErrorCarryingTheText() {
         CallToolResult failed = CallToolResult.builder().content(List.of(new TextContent("it broke"))).isError(true).build();
         ToolFailure failure = assertThrows(ToolFailure.class, () -> shape.value(failed, plain, false));
-        assertEquals(ToolFailure.TOOL_ERROR, failure.kind());
+        assertEquals(ToolErrorKind.TOOL_ERROR, failure.kind());
         assertEquals("it broke", failure.getMessage());
         assertEquals("it broke", failure.result());
     }

@@ -94,7 +94,7 @@ class AnswerBudgetTest {
     void attackManyToolCallsWithHugeNamesAreListedAHundredAtMostWithShortNames() {
         List<ToolCall> calls = new ArrayList<>();
         for (int i = 0; i < 150; i++) {
-            calls.add(new ToolCall("s." + "t".repeat(100_000), false, 1, "not_allowed"));
+            calls.add(new ToolCall("s." + "t".repeat(100_000), false, 1, ToolErrorKind.NOT_ALLOWED));
         }
         ExecutionResult bounded = DEFAULTS.bound(failed("", "", null, null).withToolCalls(calls, 7));
         assertEquals(AnswerBudget.TOOL_CALLS, bounded.toolCalls().size());

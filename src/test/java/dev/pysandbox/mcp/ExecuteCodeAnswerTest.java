@@ -20,6 +20,7 @@ import dev.pysandbox.execution.ExecutionResult.Truncation;
 import dev.pysandbox.execution.OutputFile;
 import dev.pysandbox.execution.Status;
 import dev.pysandbox.execution.ToolCall;
+import dev.pysandbox.execution.ToolErrorKind;
 
 /**
  * The largest answer {@link AnswerBudget#largestAnswerBytes} promises holds for the worst text guest code can
@@ -38,7 +39,7 @@ class ExecuteCodeAnswerTest {
     private static ExecutionResult worst(List<OutputFile> files) {
         List<ToolCall> calls = new ArrayList<>();
         for (int i = 0; i < 150; i++) {
-            calls.add(new ToolCall(WORST.repeat(1_000), false, 1, WORST.repeat(100)));
+            calls.add(new ToolCall(WORST.repeat(1_000), false, 1, ToolErrorKind.SERVER_UNAVAILABLE)); // the longest kind
         }
         ExecutionResult result = new ExecutionResult(Status.EXECUTION_ERROR, WORST.repeat(200_000),
                 WORST.repeat(200_000), 1, 1.0, WORST.repeat(100_000), WORST.repeat(100_000), Truncation.NONE)
