@@ -2,15 +2,9 @@ package dev.pysandbox.bridge;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.Comparator;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Consumer;
 
 import org.slf4j.Logger;
@@ -31,34 +25,32 @@ import dev.pysandbox.execution.ToolGrant;
 
 /**
  * Code mode: guest Python calling the operator's other MCP tools. Every rule is decided here, in the
- * supervisor, on every request: the allow-list (the operator's, which a call can only narrow), our own tools
- * never (no recursion), parameters that are a JSON object within limits and match the tool's schema, a
- * timeout that never outlives the execution. The prelude's checks in the guest only make mistakes fail
- * early; peers that enforced such rules inside the sandbox were broken (shared/notes/code-mode.md).
+ * supervisor, on every request: the allow-list ({@link ToolSafelist}: the operator's, which a call can only
+ * narrow, and our own tools never), parameters that are a JSON object within limits and match the tool's
+ * schema, a timeout that never outlives the execution. The prelude's checks in the guest only make mistakes
+ * fail early: they run in the guest's interpreter, where code can get round them (SECURITY.md, <i>Policy
+ * layers in Python</i> and <i>Code mode, enforced in the server</i>). This class brokers the calls; the
+ * servers' lifecycle is {@link DownstreamServers}', what code can find is {@link ToolCatalog}'s.
  */
 public final class CodeMode implements ToolBroker, AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(CodeMode.class);
-    /** Tools that run code: calling one from code mode would be recursion, on any server. */
-    public static final Set<String> CODE_TOOLS = Set.of("execute_code", "run_python", "validate_code");
-    private static final int CATALOG_CHARS = 1_500;
-    private static final int NAME_CHARS = 64;
-    private static final Duration CATALOG_WAIT = Duration.ofSeconds(10);
 
     private final CodeModeSettings settings;
     private final String offReason;
-    private final Map<String, Downstream> servers = new LinkedHashMap<>();
-    private final ToolPatterns globalAllow;
-    private final ToolPatterns globalDeny;
+    private final ToolSafelist safelist;
+    private final DownstreamServers servers;
+    private final ToolCatalog catalog;
     private final McpJsonMapper json = McpJsonDefaults.getMapper();
     private final ToolResultShape shape = new ToolResultShape(json);
     private final JsonMapper paramsParser;
-    private final List<Runnable> listeners = new CopyOnWriteArrayList<>();
 
-    private CodeMode(CodeModeSettings settings, String offReason) {
+    private CodeMode(CodeModeSettings settings, String offReason, List<ServerEntry> entries, int depth,
+            String selfName, String version) {
         this.settings = settings;
         this.offReason = offReason;
-        this.globalAllow = ToolPatterns.of(settings.allow());
-        this.globalDeny = ToolPatterns.of(settings.deny());
+        this.safelist = new ToolSafelist(settings.allow(), settings.deny(), entries);
+        this.servers = new DownstreamServers(settings, entries, safelist, json, depth, selfName, version);
+        this.catalog = new ToolCatalog(servers.byName(), safelist, json);
         // Depth and string limits before anything else looks at the text: it comes from guest code.
         this.paramsParser = JsonMapper.builder(JsonFactory.builder().streamReadConstraints(StreamReadConstraints.builder()
                 .maxNestingDepth(64).maxStringLength(settings.maxParamBytes()).build()).build()).build();
@@ -66,7 +58,7 @@ public final class CodeMode implements ToolBroker, AutoCloseable {
 
     /** Code mode off; every tool request is answered {@code not_configured} with this reason. */
     public static CodeMode off(CodeModeSettings settings, String reason) {
-        return new CodeMode(settings, reason);
+        return new CodeMode(settings, reason, List.of(), 0, null, null);
     }
 
     /**
@@ -77,21 +69,7 @@ public final class CodeMode implements ToolBroker, AutoCloseable {
      */
     public static CodeMode of(CodeModeSettings settings, List<ServerEntry> entries, int depth, String selfName,
             String version) {
-        CodeMode codeMode = new CodeMode(settings, null);
-        Duration longestCall = settings.toolTimeout();
-        for (ServerEntry entry : entries) {
-            if (entry.timeout() != null && entry.timeout().compareTo(longestCall) > 0) {
-                longestCall = entry.timeout();
-            }
-        }
-        for (ServerEntry entry : entries) {
-            if (!entry.disabled()) {
-                codeMode.servers.put(entry.name(), new Downstream(entry, codeMode.json, settings.startupTimeout(),
-                        longestCall.plusSeconds(30), settings.maxConcurrentPerServer(), depth, selfName, version,
-                        server -> codeMode.toolsChanged(server)));
-            }
-        }
-        return codeMode;
+        return new CodeMode(settings, null, entries, depth, selfName, version);
     }
 
     public boolean enabled() {
@@ -104,27 +82,12 @@ public final class CodeMode implements ToolBroker, AutoCloseable {
             log.info("code mode is off: {}", offReason);
             return;
         }
-        log.info("code mode: starting {} downstream server(s): {}", servers.size(), String.join(", ", servers.keySet()));
-        servers.values().forEach(Downstream::start);
+        servers.start();
     }
 
     /** Runs {@code listener} whenever the callable tools change (a server started, refreshed or lost its tools). */
     public void onChange(Runnable listener) {
-        listeners.add(listener);
-    }
-
-    private void toolsChanged(Downstream server) {
-        List<String> callable = callable(server, ToolPatterns.narrowing(null));
-        if (server.problem() != null) {
-            // reported where it happened
-        } else if (callable.isEmpty()) {
-            log.warn("code mode: no tool of server '{}' is callable: give it \"tools\" globs in the servers file"
-                    + " or allow some with code-mode.allow (it offers: {})", server.name(),
-                    String.join(", ", server.tools().keySet()));
-        } else {
-            log.info("code mode: server '{}': callable tools: {}", server.name(), String.join(", ", callable));
-        }
-        listeners.forEach(Runnable::run);
+        servers.onChange(listener);
     }
 
     @Override
@@ -147,14 +110,11 @@ public final class CodeMode implements ToolBroker, AutoCloseable {
     Object call(String id, String params, ToolPatterns narrowing, Duration remaining, boolean raw,
             Consumer<CompletableFuture<?>> track) throws ToolFailure {
         long deadline = System.nanoTime() + remaining.toNanos();
-        Downstream server = permitted(id, narrowing);
-        String name = toolName(id);
+        Downstream server = servers.byName().get(safelist.permit(id, narrowing).name());
+        String name = id.substring(id.indexOf('.') + 1);
         Map<String, Object> arguments = arguments(params);
         var client = server.ready(left(deadline));
-        Tool tool = server.tools().get(name);
-        if (tool == null) {
-            throw new ToolFailure(ToolErrorKind.NOT_ALLOWED, "server '" + server.name() + "' has no tool '" + name + "'");
-        }
+        Tool tool = ToolCatalog.offered(server, name);
         if (settings.validateParams() && tool.inputSchema() != null) {
             ValidationResponse check = McpJsonDefaults.getSchemaValidator().validate(tool.inputSchema(), arguments);
             if (!check.valid()) {
@@ -172,47 +132,9 @@ public final class CodeMode implements ToolBroker, AutoCloseable {
         return shape.value(server.call(client, name, arguments, timeout, track), tool, raw);
     }
 
-    private static Duration left(long deadline) {
+    /** The time left until {@code deadline} (a {@link System#nanoTime} value), zero once it has passed. */
+    static Duration left(long deadline) {
         return Duration.ofNanos(Math.max(0, deadline - System.nanoTime()));
-    }
-
-    private static String toolName(String id) {
-        return id.substring(id.indexOf('.') + 1);
-    }
-
-    /** The server of a tool this execution may call; a clear not_allowed otherwise. */
-    private Downstream permitted(String id, ToolPatterns narrowing) throws ToolFailure {
-        int dot = id.indexOf('.');
-        if (dot <= 0 || dot == id.length() - 1) {
-            throw new ToolFailure(ToolErrorKind.NOT_ALLOWED, "tools are named 'server.tool'; servers: "
-                    + String.join(", ", servers.keySet()));
-        }
-        String name = id.substring(dot + 1);
-        if (CODE_TOOLS.contains(name)) {
-            throw new ToolFailure(ToolErrorKind.NOT_ALLOWED, "'" + name + "' runs code: code mode never calls a"
-                    + " code-execution tool, on any server (no recursion)");
-        }
-        Downstream server = servers.get(id.substring(0, dot));
-        if (server == null) {
-            throw new ToolFailure(ToolErrorKind.NOT_ALLOWED, "no server '" + id.substring(0, dot) + "' is configured;"
-                    + " servers: " + String.join(", ", servers.keySet()));
-        }
-        if (!ToolPatterns.allowed(server.entry(), name, globalAllow, globalDeny)) {
-            throw new ToolFailure(ToolErrorKind.NOT_ALLOWED, "not on the operator's allow-list");
-        }
-        if (!narrowing.matches(id)) {
-            throw new ToolFailure(ToolErrorKind.NOT_ALLOWED, "not in this call's allowed_tools");
-        }
-        return server;
-    }
-
-    private boolean callable(Downstream server, String name, ToolPatterns narrowing) {
-        return !CODE_TOOLS.contains(name) && ToolPatterns.allowed(server.entry(), name, globalAllow, globalDeny)
-                && narrowing.matches(server.name() + "." + name);
-    }
-
-    private List<String> callable(Downstream server, ToolPatterns narrowing) {
-        return server.tools().keySet().stream().filter(name -> callable(server, name, narrowing)).sorted().toList();
     }
 
     @SuppressWarnings("unchecked")
@@ -238,170 +160,39 @@ public final class CodeMode implements ToolBroker, AutoCloseable {
         return (Map<String, Object>) map;
     }
 
-    /** {@code context.tools.list(server)}: the callable tools, of one server or all, with a line each. */
+    /** {@code context.tools.list(server)}: see {@link ToolCatalog#list}. */
     List<Map<String, Object>> list(String serverName, ToolPatterns narrowing, Duration remaining) throws ToolFailure {
-        List<Downstream> which;
-        if (serverName.isEmpty()) {
-            which = List.copyOf(servers.values());
-        } else if (servers.containsKey(serverName)) {
-            which = List.of(servers.get(serverName));
-        } else {
-            throw new ToolFailure(ToolErrorKind.NOT_ALLOWED, "no server '" + serverName + "' is configured; servers: "
-                    + String.join(", ", servers.keySet()));
-        }
-        long deadline = System.nanoTime() + remaining.toNanos();
-        List<Map<String, Object>> listed = new ArrayList<>();
-        for (Downstream server : which) {
-            try {
-                server.ready(left(deadline));
-            } catch (ToolFailure unavailable) {
-                continue; // listed once it is up; a call to it says why it is not
-            }
-            for (String name : callable(server, narrowing)) {
-                listed.add(summary(server, server.tools().get(name)));
-            }
-        }
-        return listed;
+        return catalog.list(serverName, narrowing, remaining);
     }
 
-    /** {@code context.tools.search(words)}: callable tools ranked by the words in their names and descriptions. */
+    /** {@code context.tools.search(words, limit=5)}: the limit from the parameters, then {@link ToolCatalog#search}. */
     List<Map<String, Object>> search(String words, String params, ToolPatterns narrowing) throws ToolFailure {
         Object limitValue = arguments(params).get("limit");
         int limit = limitValue instanceof Number n ? Math.clamp(n.intValue(), 1, 50) : 5;
-        List<String> terms = List.of(words.toLowerCase(Locale.ROOT).split("[^\\p{L}\\p{N}]+")).stream()
-                .filter(term -> !term.isEmpty()).toList();
-        record Hit(Map<String, Object> summary, int score) {
-        }
-        List<Hit> hits = new ArrayList<>();
-        for (Downstream server : servers.values()) {
-            for (String name : callable(server, narrowing)) {
-                Tool tool = server.tools().get(name);
-                String id = (server.name() + "." + name).toLowerCase(Locale.ROOT);
-                String text = (tool.title() + " " + tool.description()).toLowerCase(Locale.ROOT);
-                int score = 0;
-                for (String term : terms) {
-                    score += (id.contains(term) ? 2 : 0) + (text.contains(term) ? 1 : 0);
-                }
-                if (score > 0 || terms.isEmpty()) {
-                    hits.add(new Hit(summary(server, tool), score));
-                }
-            }
-        }
-        return hits.stream().sorted(Comparator.comparingInt(Hit::score).reversed()).limit(limit).map(Hit::summary).toList();
+        return catalog.search(words, limit, narrowing);
     }
 
-    /** {@code context.tools.describe("server.tool")}: the tool's description and schemas. */
+    /** {@code context.tools.describe("server.tool")}: see {@link ToolCatalog#describe}. */
     Map<String, Object> describe(String id, ToolPatterns narrowing, Duration remaining) throws ToolFailure {
-        Downstream server = permitted(id, narrowing);
-        server.ready(remaining);
-        Tool tool = server.tools().get(toolName(id));
-        if (tool == null) {
-            throw new ToolFailure(ToolErrorKind.NOT_ALLOWED, "server '" + server.name() + "' has no tool '" + toolName(id) + "'");
-        }
-        Map<String, Object> described = new LinkedHashMap<>();
-        described.put("tool", id);
-        described.put("title", tool.title());
-        described.put("description", tool.description());
-        described.put("input_schema", tool.inputSchema());
-        described.put("output_schema", tool.outputSchema());
-        described.put("annotations", tool.annotations() == null ? null : json.convertValue(tool.annotations(), Map.class));
-        return described;
+        return catalog.describe(id, narrowing, remaining);
     }
 
-    private static Map<String, Object> summary(Downstream server, Tool tool) {
-        String description = tool.description() == null ? "" : tool.description().strip();
-        int newline = description.indexOf('\n');
-        String first = newline < 0 ? description : description.substring(0, newline);
-        Map<String, Object> summary = new LinkedHashMap<>();
-        summary.put("tool", server.name() + "." + tool.name());
-        summary.put("title", tool.title());
-        summary.put("summary", ToolResultShape.cut(first, 120));
-        return summary;
-    }
-
-    /**
-     * The allowed and known tool names, for validate_code's checks of literal names. Servers still starting
-     * get a few seconds: a name checked before its server is up would read as unknown.
-     */
+    /** The allowed and known tool names as JSON, for validate_code's checks (see {@link ToolCatalog#names}). */
     String catalog(ToolPatterns narrowing) {
-        List<String> allowed = new ArrayList<>();
-        List<String> known = new ArrayList<>();
-        for (Downstream server : servers.values()) {
-            try {
-                server.ready(CATALOG_WAIT);
-            } catch (ToolFailure unavailable) {
-                // its tools are unknown for now
-            }
-            for (String name : server.tools().keySet()) {
-                known.add(server.name() + "." + name);
-                if (callable(server, name, narrowing)) {
-                    allowed.add(server.name() + "." + name);
-                }
-            }
-        }
-        return paramsParser.writeValueAsString(Map.of("allowed", allowed, "known", known));
+        return paramsParser.writeValueAsString(catalog.names(narrowing));
     }
 
     /**
-     * What {@code execute_code}'s description says about code mode: how to call tools, the budget, and the
-     * callable tools by name. Never the downstream descriptions: they are text the operator did not write
-     * (an injection channel), and they would grow the prompt with every server.
+     * Every downstream server with its state and callable tools, for {@code execute_code}'s description. The
+     * servers' own descriptions are left out: they are text the operator did not write.
      */
-    public String describeForAgents() {
-        String inputs = "context.inputs holds the `inputs` argument (a dict).";
-        if (!enabled()) {
-            return inputs;
-        }
-        StringBuilder text = new StringBuilder()
-                .append("Code can call tools of other MCP servers: context.tools.call(\"server.tool\", {...}) returns")
-                .append(" the tool's result as Python data (structured JSON when the tool gives it: no json.loads needed)")
-                .append(" and raises ToolError (with .kind) on failure; synchronous (no await), no import needed. At most ")
-                .append(settings.maxToolCalls()).append(" tool calls per run (max_tool_calls may lower it; allowed_tools")
-                .append(" may narrow the tools). Find tools with context.tools.list(), .search(\"words\"),")
-                .append(" .describe(\"server.tool\"); context.tools.<server>.<tool>(**params) also works. ").append(inputs);
-        StringBuilder catalog = new StringBuilder(" Servers:");
-        StringBuilder counts = new StringBuilder(" Servers:");
-        for (Downstream server : servers.values()) {
-            List<String> names = callable(server, ToolPatterns.narrowing(null));
-            String state = server.problem() != null ? "unavailable" : server.tools().isEmpty() ? "starting"
-                    : names.size() + " tools";
-            catalog.append(' ').append(server.name()).append(" (").append(names.isEmpty() ? state
-                    : String.join(", ", names.stream().map(CodeMode::printable).toList())).append(");");
-            counts.append(' ').append(server.name()).append(" (").append(state).append(");");
-        }
-        text.append(catalog.length() <= CATALOG_CHARS ? catalog : counts);
-        return text.toString();
+    public List<ToolCatalog.ServerTools> servers() {
+        return catalog.servers();
     }
 
-    /** A downstream tool name as it may appear in our description: untrusted text, so only a safe alphabet. */
-    private static String printable(String name) {
-        String safe = name.replaceAll("[^A-Za-z0-9_.\\-]", "_");
-        return safe.length() <= NAME_CHARS ? safe : safe.substring(0, NAME_CHARS) + "...";
-    }
-
-    /**
-     * How {@code execute_code} may affect the world now that code can call these tools, from the callable
-     * tools' own annotations (hints the servers give, read the cautious way: a missing hint means "may"):
-     * With no callable tool, code reaches nothing outside.
-     */
-    public Reach reach() {
-        boolean readOnly = true;
-        boolean destructive = false;
-        boolean openWorld = false;
-        for (Downstream server : servers.values()) {
-            for (String name : callable(server, ToolPatterns.narrowing(null))) {
-                var hints = server.tools().get(name).annotations();
-                readOnly &= hints != null && Boolean.TRUE.equals(hints.readOnlyHint());
-                destructive |= hints == null || !Boolean.TRUE.equals(hints.readOnlyHint())
-                        && !Boolean.FALSE.equals(hints.destructiveHint());
-                openWorld |= hints == null || !Boolean.FALSE.equals(hints.openWorldHint());
-            }
-        }
-        return new Reach(readOnly, destructive, openWorld);
-    }
-
-    /** What code may do to the world through the callable tools, as MCP's tool hints name it. */
-    public record Reach(boolean readOnly, boolean destructive, boolean openWorld) {
+    /** How {@code execute_code} may affect the world now that code can call the callable tools. */
+    public ToolSafelist.Reach reach() {
+        return catalog.reach();
     }
 
     public int maxToolCalls() {
@@ -416,27 +207,9 @@ public final class CodeMode implements ToolBroker, AutoCloseable {
         return settings.maxInputsBytes();
     }
 
-    /**
-     * Stops every downstream server and what it started, all at once (a thread each: a parallel stream may run
-     * them one after another on a small machine), so the whole takes as long as the slowest, a few seconds at
-     * most. Idempotent; no server starts again afterwards.
-     */
+    /** Stops every downstream server and what it started (see {@link DownstreamServers#close}). */
     @Override
     public void close() {
-        List<Thread> closing = servers.values().stream()
-                .map(server -> Thread.ofVirtual().name("mcp-close-" + server.name()).start(server::close)).toList();
-        boolean interrupted = false;
-        for (Thread thread : closing) {
-            while (thread.isAlive()) {
-                try {
-                    thread.join();
-                } catch (InterruptedException e) {
-                    interrupted = true; // each close is bounded: finish waiting, then pass the interrupt on
-                }
-            }
-        }
-        if (interrupted) {
-            Thread.currentThread().interrupt();
-        }
+        servers.close();
     }
 }

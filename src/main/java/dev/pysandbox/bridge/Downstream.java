@@ -42,7 +42,7 @@ import dev.pysandbox.execution.ToolErrorKind;
  * with a back-off so that a server that cannot start is not started in a loop. A call is never retried: it
  * may have had side effects.
  */
-final class Downstream {
+final class Downstream implements ToolCatalog.Server {
     private static final Logger log = LoggerFactory.getLogger(Downstream.class);
     private static final String DEPTH_META = "dev.pysandbox/depth";
     private static final int MAX_RESTARTS = 5;
@@ -89,7 +89,8 @@ final class Downstream {
         this.listener = listener;
     }
 
-    ServerEntry entry() {
+    @Override
+    public ServerEntry entry() {
         return entry;
     }
 
@@ -98,17 +99,20 @@ final class Downstream {
     }
 
     /** The server's tools as last discovered, by name; empty until it has started. */
-    Map<String, Tool> tools() {
+    @Override
+    public Map<String, Tool> tools() {
         return tools;
     }
 
     /** Why this server is not available, for the operator's log; null when it is. */
-    String problem() {
+    @Override
+    public String problem() {
         return refusal != null ? refusal : client == null ? lastFailure : null;
     }
 
     /** Starts the server if it is not running, waiting at most {@code wait} for it to be ready. */
-    McpAsyncClient ready(Duration wait) throws ToolFailure {
+    @Override
+    public McpAsyncClient ready(Duration wait) throws ToolFailure {
         if (refusal != null) {
             throw new ToolFailure(ToolErrorKind.SERVER_UNAVAILABLE, "server '" + name() + "' was refused: " + refusal);
         }

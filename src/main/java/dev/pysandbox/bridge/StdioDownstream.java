@@ -27,11 +27,12 @@ import dev.pysandbox.wire.BoundedLineReader;
 
 /**
  * The client side of a downstream server's stdio, in place of the SDK's {@code StdioClientTransport}, which
- * falls short in three ways we measured (shared/notes/code-mode.md): it hands the child our whole
- * environment, credentials included, whatever the configuration says; it does not notice the child dying, so
- * a call in flight waits out its whole timeout; and it cannot bound its shutdown. Here the child gets a
- * cleared environment (a short safe list plus what the operator configured), its exit is reported at once,
- * and closing it ends its whole process tree within seconds.
+ * cannot keep three of SECURITY.md's promises: it hands the child our whole environment, credentials
+ * included, whatever the configuration says (guarantee 6); it does not notice the child dying, so a call in
+ * flight waits out its whole timeout (<i>Code mode, enforced in the server</i>: a dying child fails its
+ * calls at once); and it cannot bound its shutdown (<i>No process outlives the server</i>). Here the child
+ * gets a cleared environment (a short safe list plus what the operator configured, as README.md's code mode
+ * section lists it), its exit is reported at once, and closing it ends its whole process tree within seconds.
  */
 final class StdioDownstream implements McpClientTransport {
     private static final Logger log = LoggerFactory.getLogger(StdioDownstream.class);

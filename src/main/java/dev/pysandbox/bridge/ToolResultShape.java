@@ -12,10 +12,11 @@ import io.modelcontextprotocol.spec.McpSchema.Tool;
 import dev.pysandbox.execution.ToolErrorKind;
 
 /**
- * What code gets back from a tool: the value a person calling it from Python would want. Tools often put
- * JSON inside a text block (smolagents and opencode users hit this, see shared/notes/code-mode.md), so:
- * {@code structuredContent} when the tool gives it; otherwise its text, parsed when it is a JSON object or
- * array and the tool declares no output schema; {@code raw} asks for the whole MCP result instead.
+ * What code gets back from a tool: the value a person calling it from Python would want. Many tools put
+ * their JSON inside a text block and give no {@code structuredContent}, and code handed that text would need
+ * {@code json.loads} on every answer, so (as README.md's code mode API table promises): {@code
+ * structuredContent} when the tool gives it; otherwise its text, parsed when it is a JSON object or array and
+ * the tool declares no output schema; {@code raw} asks for the whole MCP result instead.
  */
 final class ToolResultShape {
     private final McpJsonMapper json;

@@ -18,6 +18,7 @@ import io.modelcontextprotocol.spec.McpSchema.TextResourceContents;
 import io.modelcontextprotocol.spec.McpSchema.Tool;
 
 import dev.pysandbox.bridge.CodeMode;
+import dev.pysandbox.bridge.ToolSafelist;
 import dev.pysandbox.config.ServerConfig;
 import dev.pysandbox.execution.AnswerBudget;
 import dev.pysandbox.execution.ExecutionRequest;
@@ -80,7 +81,7 @@ final class ExecuteCodeTool {
      * whatever the callable tools may (see {@link CodeMode#reach()}).
      */
     private io.modelcontextprotocol.spec.McpSchema.ToolAnnotations annotations() {
-        CodeMode.Reach reach = codeMode.reach();
+        ToolSafelist.Reach reach = codeMode.reach();
         return new io.modelcontextprotocol.spec.McpSchema.ToolAnnotations(TITLE, reach.readOnly(), reach.destructive(),
                 false, reach.openWorld(), null);
     }
@@ -108,7 +109,7 @@ final class ExecuteCodeTool {
                 + (config.autoInstall() ? ". A well-known package that is allowed but not installed yet is installed on"
                         + " its first import, which fails meanwhile with 'retry in a few seconds'" : "")
                 + ". Packages with native code (numpy, pandas, pydantic) cannot run here."
-                + " Pass session_id to keep variables and imports between calls. " + codeMode.describeForAgents();
+                + " Pass session_id to keep variables and imports between calls. " + CodeModeDescription.of(codeMode);
     }
 
     private static String megabytes(long bytes) {

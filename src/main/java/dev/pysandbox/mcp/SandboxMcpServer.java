@@ -22,10 +22,10 @@ import dev.pysandbox.mcp.transport.StdioServerTransport;
 import dev.pysandbox.supervisor.Sandbox;
 
 /**
- * The MCP edge: our stdio transport (the SDK's drops calls and dies on bad input; see shared/notes), the
- * SDK's server for the protocol itself and schema validation, and the two tools. What the sandbox tells its
- * operator's users (a worker replaced, the OS layer missing, a session ended) also goes to the client as MCP
- * log messages; the server's own log stays on stderr.
+ * The MCP edge: our stdio transport (the SDK's dies on bad input and drops concurrent answers: README.md,
+ * {@code mcp.transport} in the package table), the SDK's server for the protocol itself and schema
+ * validation, and the two tools. What the sandbox tells its operator's users (a worker replaced, the OS layer
+ * missing, a session ended) also goes to the client as MCP log messages; the server's own log stays on stderr.
  */
 public final class SandboxMcpServer {
     public static final String NAME = "python-sandbox-mcp";

@@ -7,7 +7,6 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ScheduledExecutorService;
@@ -32,7 +31,6 @@ import io.modelcontextprotocol.json.McpJsonMapper;
 import io.modelcontextprotocol.server.McpStatelessServerHandler;
 import io.modelcontextprotocol.spec.McpSchema;
 import io.modelcontextprotocol.spec.McpStatelessServerTransport;
-import io.modelcontextprotocol.spec.ProtocolVersions;
 import reactor.core.publisher.Mono;
 
 import dev.pysandbox.config.HttpSettings;
@@ -53,9 +51,7 @@ import dev.pysandbox.mcp.transport.LineDecoder;
  */
 public final class McpServlet extends HttpServlet implements McpStatelessServerTransport {
     private static final Logger log = LoggerFactory.getLogger(McpServlet.class);
-    static final String PROTOCOL_HEADER = "MCP-Protocol-Version";
-    private static final List<String> PROTOCOL_VERSIONS = List.of(ProtocolVersions.MCP_2025_03_26,
-            ProtocolVersions.MCP_2025_06_18, ProtocolVersions.MCP_2025_11_25);
+    static final String PROTOCOL_HEADER = RequestCheck.PROTOCOL_HEADER;
     private static final String CANCELLED = "notifications/cancelled";
 
     /** One tool call in flight: its answer, and the thread running it once it runs. */
@@ -100,9 +96,7 @@ public final class McpServlet extends HttpServlet implements McpStatelessServerT
 
     private final transient McpJsonMapper json;
     private final transient HttpSettings settings;
-    private final transient BearerTokens tokens;
-    private final transient OriginCheck origins;
-    private final transient LineDecoder decoder;
+    private final transient RequestCheck checks;
     private final transient Executor calls;
     private final transient ScheduledExecutorService timers;
     private final transient Semaphore slots;
@@ -120,9 +114,8 @@ public final class McpServlet extends HttpServlet implements McpStatelessServerT
             ScheduledExecutorService timers) {
         this.json = json;
         this.settings = settings;
-        this.tokens = tokens;
-        this.origins = new OriginCheck(settings.allowedHosts(), settings.allowedOrigins());
-        this.decoder = new LineDecoder(json);
+        this.checks = new RequestCheck(new OriginCheck(settings.allowedHosts(), settings.allowedOrigins()), tokens,
+                new LineDecoder(json), settings.maxRequestBytes());
         this.calls = calls;
         this.timers = timers;
         this.slots = new Semaphore(settings.maxInFlight());
@@ -135,7 +128,7 @@ public final class McpServlet extends HttpServlet implements McpStatelessServerT
 
     @Override
     public List<String> protocolVersions() {
-        return PROTOCOL_VERSIONS;
+        return RequestCheck.PROTOCOL_VERSIONS;
     }
 
     /** Refuses new calls from now on; calls in flight go on (see {@link #inFlight()}). */
@@ -169,78 +162,36 @@ public final class McpServlet extends HttpServlet implements McpStatelessServerT
             error(response, 503, ErrorReply.of(null, ErrorReply.INTERNAL_ERROR, "Server is shutting down; retry", null));
             return;
         }
-        int refused = origins.check(request.getHeader("Host"), request.getHeader("Origin"));
-        if (refused != OriginCheck.OK) {
-            error(response, refused, ErrorReply.of(null, ErrorReply.INVALID_REQUEST,
-                    refused == 421 ? "Misdirected Request: Host not allowed" : "Forbidden: Origin not allowed", null));
-            return;
-        }
-        Optional<String> principal = authenticate(request, response);
-        if (principal.isEmpty()) {
-            return;
-        }
-        String version = request.getHeader(PROTOCOL_HEADER);
-        if (version != null && !PROTOCOL_VERSIONS.contains(version.strip())) {
-            error(response, 400, ErrorReply.of(null, ErrorReply.INVALID_REQUEST, "Bad Request: unsupported "
-                    + PROTOCOL_HEADER + " '" + printable(version) + "'; supported: " + PROTOCOL_VERSIONS, null));
-            return;
-        }
-        String contentType = request.getContentType();
-        if (contentType != null && !contentType.toLowerCase().startsWith("application/json")) {
-            error(response, 415, ErrorReply.of(null, ErrorReply.INVALID_REQUEST,
-                    "Unsupported Media Type: send the JSON-RPC message as application/json", null));
-            return;
-        }
-        String accept = request.getHeader("Accept");
-        boolean acceptsEvents = accept != null && accept.contains("text/event-stream");
-        if (accept != null && !acceptsEvents && !accept.contains("application/json") && !accept.contains("*/*")) {
-            error(response, 406, ErrorReply.of(null, ErrorReply.INVALID_REQUEST,
-                    "Not Acceptable: the answer is application/json or text/event-stream", null));
-            return;
+        RequestCheck.Admitted admitted;
+        switch (checks.head(new RequestCheck.Head(request.getHeader("Host"), request.getHeader("Origin"),
+                request.getHeader("Authorization"), request.getHeader(PROTOCOL_HEADER), request.getContentType(),
+                request.getHeader("Accept"), request.getContentLengthLong(), request.getRemoteAddr()))) {
+            case RequestCheck.Refused refused -> {
+                refuse(response, refused);
+                return;
+            }
+            case RequestCheck.Admitted passed -> admitted = passed;
         }
         String body = readBody(request, response);
         if (body == null) {
             return;
         }
-        switch (decoder.decode(body)) {
-            case LineDecoder.Blank blank -> error(response, 400,
-                    ErrorReply.of(null, ErrorReply.INVALID_REQUEST, "Invalid Request", "empty body"));
-            case LineDecoder.Rejected rejected -> error(response, 400, rejected.reply());
-            case LineDecoder.Accepted accepted -> dispatch(accepted.message(), principal.get(), acceptsEvents, request, response);
+        switch (checks.body(body)) {
+            case RequestCheck.Refused refused -> refuse(response, refused);
+            case RequestCheck.Message message -> dispatch(message.message(), admitted.principal(),
+                    admitted.acceptsEvents(), request, response);
         }
     }
 
-    private Optional<String> authenticate(HttpServletRequest request, HttpServletResponse response) throws IOException {
-        if (tokens == null) {
-            return Optional.of(HttpCaller.ANONYMOUS);
-        }
-        String header = request.getHeader("Authorization");
-        String token = header != null && header.regionMatches(true, 0, "Bearer ", 0, 7) ? header.substring(7).strip() : null;
-        Optional<String> principal = token == null || token.isEmpty() ? Optional.empty() : tokens.principalFor(token);
-        if (principal.isEmpty()) {
-            response.setHeader("WWW-Authenticate", token == null
-                    ? "Bearer realm=\"python-sandbox-mcp\""
-                    : "Bearer realm=\"python-sandbox-mcp\", error=\"invalid_token\"");
-            // The token itself is never logged: only that one was refused, and from where.
-            log.info("refused a request from {}: {}", request.getRemoteAddr(), token == null ? "no bearer token" : "unknown token");
-            error(response, 401, ErrorReply.of(null, ErrorReply.INVALID_REQUEST,
-                    token == null ? "Unauthorized: send Authorization: Bearer <token>" : "Unauthorized: unknown token", null));
-        }
-        return principal;
-    }
-
+    /** The body, or null once the request has been refused for its size. */
     private String readBody(HttpServletRequest request, HttpServletResponse response) throws IOException {
-        int limit = settings.maxRequestBytes();
-        if (request.getContentLengthLong() > limit) {
-            tooLarge(response, limit);
-            return null;
-        }
+        int limit = checks.maxBodyBytes();
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         byte[] buffer = new byte[16 * 1024];
         try (InputStream in = request.getInputStream()) {
             for (int n; (n = in.read(buffer)) >= 0; ) {
                 if (bytes.size() + n > limit) {
-                    tooLarge(response, limit);
+                    refuse(response, checks.tooLarge());
                     return null;
                 }
                 bytes.write(buffer, 0, n);
@@ -249,11 +200,9 @@ public final class McpServlet extends HttpServlet implements McpStatelessServerT
         return bytes.toString(StandardCharsets.UTF_8);
     }
 
-    private void tooLarge(HttpServletResponse response, int limit) throws IOException {
-        // The rest of the body is not read: the connection cannot be used again.
-        response.setHeader("Connection", "close");
-        error(response, 413, ErrorReply.of(null, ErrorReply.INVALID_REQUEST,
-                "Request body larger than " + limit + " bytes (setting http.max-request-bytes)", null));
+    private void refuse(HttpServletResponse response, RequestCheck.Refused refused) throws IOException {
+        refused.headers().forEach(response::setHeader);
+        error(response, refused.status(), refused.reply());
     }
 
     private void dispatch(McpSchema.JSONRPCMessage message, String principal, boolean acceptsEvents,
@@ -435,10 +384,5 @@ public final class McpServlet extends HttpServlet implements McpStatelessServerT
     /** Jackson reads small integers as Integer and large ones as Long; 5 and 5L must meet. */
     private static String idKey(Object id) {
         return id instanceof Number n ? "n" + n.longValue() : "s" + id;
-    }
-
-    private static String printable(String text) {
-        String cut = text.length() > 40 ? text.substring(0, 40) + "..." : text;
-        return cut.replaceAll("[^\\x20-\\x7e]", "?");
     }
 }
