@@ -34,6 +34,7 @@ import io.modelcontextprotocol.spec.McpSchema.Tool;
 import reactor.core.publisher.Mono;
 
 import dev.pysandbox.execution.ToolErrorKind;
+import dev.pysandbox.process.RestartBackoff;
 
 /**
  * One downstream MCP server: its client, its tools as last discovered, and its health. Started in the
@@ -47,7 +48,7 @@ final class Downstream implements ToolCatalog.Server {
     private static final String DEPTH_META = "dev.pysandbox/depth";
     private static final int MAX_RESTARTS = 5;
     private static final Duration RESTART_WINDOW = Duration.ofMinutes(10);
-    private static final long MAX_BACKOFF_MILLIS = 60_000;
+    private static final Duration MAX_BACKOFF = Duration.ofMinutes(1);
 
     /** Told when this server's tools change (discovered, refreshed, lost). */
     interface Listener {
@@ -73,7 +74,7 @@ final class Downstream implements ToolCatalog.Server {
     private volatile String refusal;
     private volatile String lastFailure;
     private CompletableFuture<McpAsyncClient> starting;
-    private long backoffMillis;
+    private final RestartBackoff backoff = new RestartBackoff(MAX_BACKOFF);
     private long notBeforeNanos;
 
     Downstream(ServerEntry entry, McpJsonMapper json, Duration startupTimeout, Duration requestTimeout,
@@ -165,7 +166,7 @@ final class Downstream implements ToolCatalog.Server {
                     late = closed;
                     client = late ? null : started;
                     starting = null;
-                    backoffMillis = 0;
+                    backoff.succeeded();
                 }
                 if (late) {
                     // close() has ended the child already; this only fails what waits for the client.
@@ -177,8 +178,7 @@ final class Downstream implements ToolCatalog.Server {
             } catch (ToolFailure | RuntimeException e) {
                 synchronized (this) {
                     starting = null;
-                    backoffMillis = Math.min(MAX_BACKOFF_MILLIS, Math.max(1_000, backoffMillis * 2));
-                    notBeforeNanos = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(backoffMillis);
+                    notBeforeNanos = System.nanoTime() + backoff.failed().toNanos();
                 }
                 lastFailure = e.getMessage();
                 log.warn("code mode: server '{}' did not start: {}", name(), e.getMessage());

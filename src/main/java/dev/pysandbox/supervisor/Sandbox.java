@@ -41,7 +41,7 @@ public final class Sandbox implements AutoCloseable {
     private final java.util.concurrent.atomic.AtomicBoolean closed = new java.util.concurrent.atomic.AtomicBoolean();
     private final SessionRegistry sessions;
     private final AtomicLong callIds = new AtomicLong();
-    private final WorkerLauncher launcher;
+    private final WorkerStarter launcher;
     /** Where the code's requests for the operator's other MCP tools go (code mode). */
     private final ToolBroker tools;
     /** Where notices go; set by {@link #start(Consumer)}, before any worker can produce one. */
@@ -53,6 +53,11 @@ public final class Sandbox implements AutoCloseable {
 
     /** @param tools answers the tool calls guest code makes (code mode); {@link ToolBroker#OFF} for none */
     public Sandbox(Settings settings, WorkerLauncher launcher, ToolBroker tools) {
+        this(settings, (WorkerStarter) launcher, tools);
+    }
+
+    /** @param launcher starts the workers: worker JVMs, or in-memory workers in a unit test */
+    Sandbox(Settings settings, WorkerStarter launcher, ToolBroker tools) {
         this.settings = settings;
         this.launcher = launcher;
         this.tools = tools;

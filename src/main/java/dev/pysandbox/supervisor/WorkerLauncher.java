@@ -25,7 +25,7 @@ import dev.pysandbox.worker.WorkerSettings;
  *   <li>a private resource cache, so the extracted stdlib is not shared with other GraalPy users of the machine.</li>
  * </ul>
  */
-public final class WorkerLauncher {
+public final class WorkerLauncher implements WorkerStarter {
     private static final org.slf4j.Logger log = org.slf4j.LoggerFactory.getLogger(WorkerLauncher.class);
     private final WorkerRuntime runtime;
     private final String classPath;
@@ -90,17 +90,14 @@ public final class WorkerLauncher {
                 config.jit(), config.osSandbox(), shown);
     }
 
-    WorkerRuntime runtime() {
-        return runtime;
-    }
-
-    /** What a worker's results may carry; the supervisor holds each result to it, trusting no worker. */
-    AnswerBudget answerBudget() {
+    @Override
+    public AnswerBudget answerBudget() {
         return settings.answerBudget();
     }
 
     /** What the OS layer lacks on this machine (see {@link OsSandbox#missing}). */
-    List<String> osSandboxMissing() {
+    @Override
+    public List<String> osSandboxMissing() {
         return osSandbox.missing();
     }
 
@@ -174,7 +171,13 @@ public final class WorkerLauncher {
                 && !name.equals("LANG") && !name.startsWith("LC_"));
     }
 
-    Process launch(String workerName) throws IOException {
+    @Override
+    public void checkEngine(String engine, boolean aotCache) {
+        runtime.checkEngine(engine, aotCache);
+    }
+
+    @Override
+    public Process launch(String workerName) throws IOException {
         ProcessBuilder builder = new ProcessBuilder(command(workerName))
                 .directory(resourceCache.toFile())
                 .redirectErrorStream(false);

@@ -6,9 +6,11 @@ import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
+import java.util.stream.IntStream;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -22,7 +24,6 @@ import dev.pysandbox.execution.Notice;
  */
 final class WorkerPool implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(WorkerPool.class);
-    private static final long MAX_RESTART_DELAY_MILLIS = 30_000;
     /** Longest the next worker waits at start-up for the one before it to become ready. */
     private static final long STAGGER_LIMIT_MILLIS = 10_000;
 
@@ -33,24 +34,20 @@ final class WorkerPool implements AutoCloseable {
         }
     }
 
-    private final WorkerLauncher launcher;
+    private final WorkerStarter launcher;
     private final ScheduledExecutorService timers;
     private final Duration killGrace;
     private final Duration setupLimit;
     private final Consumer<WorkerProcess> onWorkerGone;
     private final Consumer<Notice> notices;
     private final int maxCallsPerWorker;
-    private final WorkerProcess[] slots;
-    private final int[] generations;
-    private final long[] restartDelays;
-    /** Slots that have had a worker ready: their later replacements are routine, not a failure to start. */
-    private final boolean[] upOnce;
+    private final List<WorkerSlot> slots;
     private final Set<WorkerProcess> idle = new LinkedHashSet<>();
     /** The next slot to start for the first time; see {@link #startNext()}. */
     private int neverStarted;
     private boolean closed;
 
-    WorkerPool(int size, int maxCallsPerWorker, WorkerLauncher launcher, ScheduledExecutorService timers,
+    WorkerPool(int size, int maxCallsPerWorker, WorkerStarter launcher, ScheduledExecutorService timers,
             Duration killGrace, Duration setupLimit, Consumer<WorkerProcess> onWorkerGone, Consumer<Notice> notices) {
         this.maxCallsPerWorker = maxCallsPerWorker;
         this.launcher = launcher;
@@ -59,10 +56,7 @@ final class WorkerPool implements AutoCloseable {
         this.setupLimit = setupLimit;
         this.onWorkerGone = onWorkerGone;
         this.notices = notices;
-        this.slots = new WorkerProcess[size];
-        this.generations = new int[size];
-        this.restartDelays = new long[size];
-        this.upOnce = new boolean[size];
+        this.slots = IntStream.range(0, size).mapToObj(WorkerSlot::new).toList();
     }
 
     /** Starts the slots' workers in the background, one after another, and returns at once. */
@@ -77,15 +71,15 @@ final class WorkerPool implements AutoCloseable {
      * both start at once, 2.2 s alone).
      */
     private void startNext() {
-        int slot;
+        WorkerSlot slot;
         synchronized (this) {
-            if (closed || neverStarted >= slots.length) {
+            if (closed || neverStarted >= slots.size()) {
                 return;
             }
-            slot = neverStarted++;
+            slot = slots.get(neverStarted++);
         }
         timers.execute(() -> launch(slot));
-        if (slot + 1 < slots.length) {
+        if (slot.index + 1 < slots.size()) {
             // A worker that hangs while starting must not hold the others back.
             timers.schedule(this::startNext, STAGGER_LIMIT_MILLIS, TimeUnit.MILLISECONDS);
         }
@@ -149,19 +143,14 @@ final class WorkerPool implements AutoCloseable {
         if (closed) {
             return false;
         }
-        for (int slot = 0; slot < slots.length; slot++) {
-            WorkerProcess worker = slots[slot];
-            if (worker != null && worker.isReady() || upOnce[slot] && restartDelays[slot] == 0) {
-                return true;
-            }
-        }
-        return false;
+        return slots.stream().anyMatch(WorkerSlot::serving);
     }
 
     /** The live workers. */
     synchronized List<WorkerProcess> workers() {
         List<WorkerProcess> live = new ArrayList<>();
-        for (WorkerProcess worker : slots) {
+        for (WorkerSlot slot : slots) {
+            WorkerProcess worker = slot.worker;
             if (worker != null && !worker.isGone()) {
                 live.add(worker);
             }
@@ -169,16 +158,16 @@ final class WorkerPool implements AutoCloseable {
         return live;
     }
 
-    private void launch(int slot) {
+    private void launch(WorkerSlot slot) {
         launch(slot, nextName(slot));
     }
 
-    /** The name of the slot's next worker (slot number, then generation), or null once the pool is closed. */
-    private synchronized String nextName(int slot) {
-        return closed ? null : "worker-" + (slot + 1) + "." + (++generations[slot]);
+    /** The name of the slot's next worker, or null once the pool is closed. */
+    private synchronized String nextName(WorkerSlot slot) {
+        return closed ? null : slot.nextName();
     }
 
-    private void launch(int slot, String name) {
+    private void launch(WorkerSlot slot, String name) {
         if (name == null) {
             return;
         }
@@ -188,7 +177,7 @@ final class WorkerPool implements AutoCloseable {
                     launcher.answerBudget(), new WorkerProcess.Listener() {
                 @Override
                 public void ready(WorkerProcess w, String engine, boolean aotCache) {
-                    launcher.runtime().checkEngine(engine, aotCache);
+                    launcher.checkEngine(engine, aotCache);
                     onReady(slot, w);
                 }
 
@@ -201,7 +190,7 @@ final class WorkerPool implements AutoCloseable {
             synchronized (this) {
                 late = closed;
                 if (!late) {
-                    slots[slot] = worker;
+                    slot.worker = worker;
                 }
             }
             if (late) {
@@ -217,10 +206,10 @@ final class WorkerPool implements AutoCloseable {
         }
     }
 
-    private void onReady(int slot, WorkerProcess worker) {
+    private void onReady(WorkerSlot slot, WorkerProcess worker) {
         synchronized (this) {
-            restartDelays[slot] = 0;
-            upOnce[slot] = true;
+            slot.restarts.succeeded();
+            slot.upOnce = true;
             if (closed) {
                 worker.stop();
                 return;
@@ -231,18 +220,18 @@ final class WorkerPool implements AutoCloseable {
         startNext();
     }
 
-    private void onGone(int slot, WorkerProcess worker) {
+    private void onGone(WorkerSlot slot, WorkerProcess worker) {
         boolean neverReady;
         boolean failingAgain;
         synchronized (this) {
             idle.remove(worker);
             notifyAll();
-            if (closed || slots[slot] != worker) {
+            if (closed || slot.worker != worker) {
                 return;
             }
-            slots[slot] = null;
+            slot.worker = null;
             neverReady = !worker.isReadyOnce();
-            failingAgain = restartDelays[slot] > 0;
+            failingAgain = slot.restarts.failing();
         }
         onWorkerGone.accept(worker);
         if (neverReady) {
@@ -260,18 +249,21 @@ final class WorkerPool implements AutoCloseable {
                 notices.accept(new Notice(ending.level(), "Sandbox worker " + worker.name() + " " + ending.reason()
                         + "; " + replacement + " replaces it."));
             }
-            timers.execute(() -> launch(slot, replacement));
+            try {
+                timers.execute(() -> launch(slot, replacement));
+            } catch (RejectedExecutionException e) {
+                // The sandbox closed while this worker ended: there is nothing to replace it for.
+            }
         }
     }
 
     /** Backs off so that a worker that cannot start does not become a fork loop. */
-    private void scheduleRestart(int slot) {
-        long delay;
+    private void scheduleRestart(WorkerSlot slot) {
+        Duration delay;
         synchronized (this) {
-            restartDelays[slot] = Math.min(MAX_RESTART_DELAY_MILLIS, Math.max(1_000, restartDelays[slot] * 2));
-            delay = restartDelays[slot];
+            delay = slot.restarts.failed();
         }
-        timers.schedule(() -> launch(slot), delay, TimeUnit.MILLISECONDS);
+        timers.schedule(() -> launch(slot), delay.toMillis(), TimeUnit.MILLISECONDS);
     }
 
     /**

@@ -3,13 +3,11 @@ package dev.pysandbox.worker;
 import java.nio.file.Path;
 import java.util.Collection;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
 import org.graalvm.polyglot.PolyglotException;
 
-import dev.pysandbox.files.FileLimits;
 import dev.pysandbox.worker.SandboxContexts.PreparedContext;
 
 /**
@@ -23,8 +21,7 @@ public final class ImportCheck {
 
     /** Each module that fails to import, with the error it raised; empty when all import. */
     public static Map<String, String> failures(Path generation, Collection<String> modules) {
-        WorkerSettings settings = new WorkerSettings(65_536, 1_048_576, 1, 500, ImportPolicy.unrestricted(), false,
-                List.of(), "", FileLimits.DEFAULT, List.of());
+        WorkerSettings settings = WorkerSettings.forImportCheck();
         Map<String, String> failures = new LinkedHashMap<>();
         try (SandboxContexts contexts = new SandboxContexts(settings, () -> Optional.of(generation),
                 new ToolBridge(event -> { }))) {

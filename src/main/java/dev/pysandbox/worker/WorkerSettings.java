@@ -1,13 +1,20 @@
 package dev.pysandbox.worker;
 
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.function.Function;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
 
 import dev.pysandbox.execution.AnswerBudget;
 import dev.pysandbox.files.FileLimits;
 
 /**
  * The limits a worker applies to each call, handed over by the supervisor as system properties so that
- * the worker needs no configuration file of its own.
+ * the worker needs no configuration file of its own. The worker keeps no defaults either: the server's
+ * configuration is the one place a limit is set, and a worker started without one refuses to start.
  *
  * @param captureBytes       how much of each output stream is kept (head and tail)
  * @param stopAfterBytes     how much a stream may write before the call is stopped as a flood
@@ -26,6 +33,8 @@ public record WorkerSettings(int captureBytes, long stopAfterBytes, int readyCon
         ImportPolicy imports, boolean strictBuiltins, List<String> preload, String packagesDir, FileLimits files,
         List<String> autoInstall) {
     static final String PREFIX = "pysandbox.worker.";
+    /** The names {@link #fromProperties} requires: every setting {@link #asSystemProperties} writes, whatever its value. */
+    private static final List<String> REQUIRED = List.copyOf(forImportCheck().asProperties().keySet());
 
     public WorkerSettings {
         preload = preload.stream().filter(imports::allows).toList();
@@ -37,32 +46,94 @@ public record WorkerSettings(int captureBytes, long stopAfterBytes, int readyCon
         return AnswerBudget.of(captureBytes, files.returnBytes());
     }
 
+    /**
+     * The settings as the worker's command line carries them, every one of them: the worker has no defaults of
+     * its own ({@link #fromProperties}), so that it never runs with limits other than the server's configuration.
+     */
     public String[] asSystemProperties() {
-        return new String[] {
-            "-D" + PREFIX + "captureBytes=" + captureBytes,
-            "-D" + PREFIX + "stopAfterBytes=" + stopAfterBytes,
-            "-D" + PREFIX + "readyContexts=" + readyContexts,
-            "-D" + PREFIX + "interruptWaitMillis=" + interruptWaitMillis,
-            "-D" + PREFIX + "imports=" + imports.encode(),
-            "-D" + PREFIX + "strictBuiltins=" + strictBuiltins,
-            "-D" + PREFIX + "preload=" + String.join(",", preload),
-            "-D" + PREFIX + "packagesDir=" + packagesDir,
-            "-D" + PREFIX + "files=" + files.encode(),
-            "-D" + PREFIX + "autoInstall=" + String.join(",", autoInstall),
+        return asProperties().entrySet().stream()
+                .map(setting -> "-D" + PREFIX + setting.getKey() + "=" + setting.getValue())
+                .toArray(String[]::new);
+    }
+
+    /** Each setting by its name without {@link #PREFIX}, in the order the command line gives them. */
+    private Map<String, String> asProperties() {
+        Map<String, String> properties = new LinkedHashMap<>();
+        properties.put("captureBytes", Integer.toString(captureBytes));
+        properties.put("stopAfterBytes", Long.toString(stopAfterBytes));
+        properties.put("readyContexts", Integer.toString(readyContexts));
+        properties.put("interruptWaitMillis", Long.toString(interruptWaitMillis));
+        properties.put("imports", imports.encode());
+        properties.put("strictBuiltins", Boolean.toString(strictBuiltins));
+        properties.put("preload", String.join(",", preload));
+        properties.put("packagesDir", packagesDir);
+        properties.put("files", files.encode());
+        properties.put("autoInstall", String.join(",", autoInstall));
+        return properties;
+    }
+
+    /** The settings the supervisor passed to this worker JVM; see {@link #fromProperties}. */
+    static WorkerSettings fromSystemProperties() {
+        return fromProperties(System.getProperties());
+    }
+
+    /**
+     * The settings in {@code properties}, each of which must be there (an empty value is a value: no preload, no
+     * package folder): a worker started without one is started wrongly, and refuses to start rather than guess.
+     *
+     * @throws IllegalArgumentException naming every setting that is missing, or the one that does not parse
+     */
+    static WorkerSettings fromProperties(Properties properties) {
+        List<String> missing = REQUIRED.stream().filter(name -> properties.getProperty(PREFIX + name) == null).toList();
+        if (!missing.isEmpty()) {
+            throw new IllegalArgumentException("missing worker settings: " + missing.stream()
+                    .map(name -> PREFIX + name).collect(Collectors.joining(", "))
+                    + " (the server passes every one; a worker is not started by hand)");
+        }
+        Function<String, String> value = name -> properties.getProperty(PREFIX + name);
+        return new WorkerSettings(
+                parse(value, "captureBytes", Integer::parseInt),
+                parse(value, "stopAfterBytes", Long::parseLong),
+                parse(value, "readyContexts", Integer::parseInt),
+                parse(value, "interruptWaitMillis", Long::parseLong),
+                parse(value, "imports", ImportPolicy::decode),
+                parse(value, "strictBuiltins", WorkerSettings::parseBoolean),
+                modules(value.apply("preload")),
+                value.apply("packagesDir"),
+                parse(value, "files", FileLimits::parse),
+                modules(value.apply("autoInstall")));
+    }
+
+    /**
+     * The settings of the installer's check ({@link ImportCheck}), which builds contexts as a worker does but runs
+     * no call: every module may be imported (it checks a package, not the operator's import policy), nothing is
+     * preloaded or installed, and the package generation to check is named by the check itself rather than a
+     * package folder. The output and file limits are those of a call with the default configuration; the check's
+     * imports write nothing that reaches a caller.
+     */
+    static WorkerSettings forImportCheck() {
+        return new WorkerSettings(65_536, 1_048_576, 1, 500, ImportPolicy.unrestricted(), false, List.of(), "",
+                FileLimits.DEFAULT, List.of());
+    }
+
+    private static <T> T parse(Function<String, String> value, String name, Function<String, T> parser) {
+        try {
+            return parser.apply(value.apply(name));
+        } catch (RuntimeException e) {
+            throw new IllegalArgumentException("worker setting " + PREFIX + name + " is not valid: '"
+                    + value.apply(name) + "' (" + e.getMessage() + ")", e);
+        }
+    }
+
+    private static boolean parseBoolean(String text) {
+        return switch (text) {
+            case "true" -> true;
+            case "false" -> false;
+            default -> throw new IllegalArgumentException("neither true nor false");
         };
     }
 
-    static WorkerSettings fromSystemProperties() {
-        return new WorkerSettings(
-                Integer.getInteger(PREFIX + "captureBytes", 51_200),
-                Long.getLong(PREFIX + "stopAfterBytes", 1_048_576),
-                Integer.getInteger(PREFIX + "readyContexts", 1),
-                Long.getLong(PREFIX + "interruptWaitMillis", 500),
-                ImportPolicy.decode(System.getProperty(PREFIX + "imports", ImportPolicy.standard().encode())),
-                Boolean.getBoolean(PREFIX + "strictBuiltins"),
-                List.of(System.getProperty(PREFIX + "preload", "").split(",")).stream().filter(m -> !m.isBlank()).toList(),
-                System.getProperty(PREFIX + "packagesDir", ""),
-                FileLimits.parse(System.getProperty(PREFIX + "files", FileLimits.DEFAULT.encode())),
-                List.of(System.getProperty(PREFIX + "autoInstall", "").split(",")).stream().filter(m -> !m.isBlank()).toList());
+    private static List<String> modules(String commaSeparated) {
+        return Stream.of(commaSeparated.split(",")).filter(module -> !module.isBlank()).toList();
     }
 }

@@ -1,13 +1,17 @@
 package dev.pysandbox.supervisor;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executors;
@@ -21,6 +25,7 @@ import org.junit.jupiter.api.io.TempDir;
 import dev.pysandbox.execution.AnswerBudget;
 import dev.pysandbox.execution.ExecutionRequest;
 import dev.pysandbox.execution.ExecutionResult;
+import dev.pysandbox.execution.Notice;
 import dev.pysandbox.execution.Status;
 import dev.pysandbox.execution.ToolBroker;
 import dev.pysandbox.execution.ToolBroker.ToolCalls;
@@ -33,9 +38,20 @@ import dev.pysandbox.wire.WireCodec;
 import dev.pysandbox.wire.WorkerCommand;
 import dev.pysandbox.wire.WorkerEvent;
 
-/** The supervisor's handle on a worker trusts nothing the worker sends: here the worker is a shell script. */
+/**
+ * The supervisor's handle on a worker trusts nothing the worker sends, and answers every call exactly once
+ * whatever the worker does. The worker is a shell script in the first test, an {@link InMemoryWorker} in the
+ * others, whose deadlines are run by {@link ManualTimers} when the test says so.
+ */
 class WorkerProcessTest {
+    private static final Duration KILL_GRACE = Duration.ofSeconds(1);
+    private static final Duration SETUP_LIMIT = Duration.ofSeconds(120);
+    private static final Duration TIMEOUT = Duration.ofSeconds(5);
+
     private final ScheduledExecutorService timers = Executors.newSingleThreadScheduledExecutor();
+    private final ManualTimers manual = new ManualTimers();
+    private final CompletableFuture<WorkerProcess> ready = new CompletableFuture<>();
+    private final CompletableFuture<WorkerProcess> gone = new CompletableFuture<>();
 
     @AfterEach
     void stopTimers() {
@@ -144,5 +160,180 @@ class WorkerProcessTest {
         assertTrue(gone.await(30, TimeUnit.SECONDS), "the worker was not ended");
         assertTrue(process.waitFor(30, TimeUnit.SECONDS) && !process.isAlive());
         assertTrue(worker.isGone());
+    }
+
+    /** A worker handle on an in-memory worker, started and ready. */
+    private WorkerProcess started(InMemoryWorker process) throws Exception {
+        WorkerProcess worker = new WorkerProcess(process.name(), process, manual, KILL_GRACE, SETUP_LIMIT,
+                InMemoryWorkers.BUDGET, new WorkerProcess.Listener() {
+                    @Override
+                    public void ready(WorkerProcess w, String engine, boolean aotCache) {
+                        ready.complete(w);
+                    }
+
+                    @Override
+                    public void gone(WorkerProcess w) {
+                        gone.complete(w);
+                    }
+                });
+        worker.start();
+        return worker;
+    }
+
+    private WorkerProcess readyWorker(InMemoryWorker process) throws Exception {
+        WorkerProcess worker = started(process);
+        assertSame(worker, ready.get(30, TimeUnit.SECONDS));
+        assertTrue(worker.isReady());
+        return worker;
+    }
+
+    private static InMemoryWorker inMemory() {
+        return new InMemoryWorker("worker-1.1", InMemoryWorker.Startup.READY);
+    }
+
+    private static CompletableFuture<ExecutionResult> call(WorkerProcess worker, long id, String code) {
+        return worker.execute(id, new ExecutionRequest(code, "", TIMEOUT, null, "<string>"),
+                ToolBroker.OFF.open(ToolGrant.NONE));
+    }
+
+    private static ExecutionResult answer(CompletableFuture<ExecutionResult> call) throws Exception {
+        return call.get(30, TimeUnit.SECONDS);
+    }
+
+    @Test
+    void aCallIsAnsweredWithTheWorkersResult() throws Exception {
+        WorkerProcess worker = readyWorker(inMemory());
+        ExecutionResult result = answer(call(worker, 1, "print(1)"));
+        assertEquals(Status.SUCCESS, result.status());
+        assertEquals("worker-1.1 ran print(1)\n", result.stdout());
+        assertEquals(1, worker.callsServed());
+        assertTrue(worker.isReady(), "the worker serves the next call");
+        assertEquals(List.of(Duration.ofSeconds(120), TIMEOUT.plus(KILL_GRACE)), manual.history(),
+                "a setup deadline until the code starts, then the timeout and the kill grace");
+        assertFalse(manual.waits(TIMEOUT.plus(KILL_GRACE)), "the answer cancelled the deadline");
+    }
+
+    @Test
+    void aWorkerThatDiesMidCallAnswersItsCallWithAnExecutionErrorAndIsGone() throws Exception {
+        WorkerProcess worker = readyWorker(inMemory());
+        ExecutionResult result = answer(call(worker, 1, "crash"));
+        assertEquals(Status.EXECUTION_ERROR, result.status());
+        assertTrue(result.errorMessage().contains("stopped unexpectedly (exit code 1)")
+                && result.errorMessage().contains("Please retry"), result.errorMessage());
+        assertSame(worker, gone.get(30, TimeUnit.SECONDS));
+        assertTrue(worker.isGone() && !worker.isReady());
+        assertEquals(new WorkerProcess.Ending(Notice.Level.WARNING, "stopped unexpectedly (exit code 1)"),
+                worker.ending());
+    }
+
+    @Test
+    void aWorkerEndedForRunningOutOfHeapAnswersWithTheMemoryLimit() throws Exception {
+        WorkerProcess worker = readyWorker(inMemory());
+        ExecutionResult result = answer(call(worker, 1, "oom"));
+        assertEquals(Status.EXECUTION_ERROR, result.status());
+        assertEquals(ExecutionResult.MEMORY_LIMIT_MESSAGE, result.errorMessage());
+        gone.get(30, TimeUnit.SECONDS);
+        assertEquals("ran out of memory (worker.heap)", worker.ending().reason());
+    }
+
+    @Test
+    void aHungCallIsAnsweredAtItsTimeoutPlusGraceAndTheWorkerKilled() throws Exception {
+        InMemoryWorker process = inMemory();
+        WorkerProcess worker = readyWorker(process);
+        CompletableFuture<ExecutionResult> call = call(worker, 1, "hang");
+        manual.fire(TIMEOUT.plus(KILL_GRACE));
+        ExecutionResult result = answer(call);
+        assertEquals(Status.TIMEOUT, result.status());
+        assertTrue(result.errorMessage().contains("did not stop in time and was replaced"), result.errorMessage());
+        assertFalse(worker.isReady(), "a worker being killed is never handed out again");
+        assertSame(worker, gone.get(30, TimeUnit.SECONDS));
+        assertEquals(InMemoryWorker.KILLED, process.exitValue());
+        assertEquals(new WorkerProcess.Ending(Notice.Level.WARNING, "did not stop a call at its timeout and was killed"),
+                worker.ending());
+    }
+
+    @Test
+    void aCallTheWorkerNeverStartsIsAnsweredAtTheSetupLimitAndTheWorkerKilled() throws Exception {
+        InMemoryWorker process = inMemory();
+        WorkerProcess worker = readyWorker(process);
+        CompletableFuture<ExecutionResult> call = call(worker, 1, "stall");
+        manual.fire(SETUP_LIMIT);
+        ExecutionResult result = answer(call);
+        assertEquals(Status.SETUP_ERROR, result.status());
+        assertTrue(result.errorMessage().contains("did not start the code within 120 seconds"), result.errorMessage());
+        gone.get(30, TimeUnit.SECONDS);
+        assertEquals(InMemoryWorker.KILLED, process.exitValue());
+    }
+
+    @Test
+    void attackAnInMemoryWorkerLineLargerThanTheProtocolAllowsEndsTheWorkerAndAnswersItsCall() throws Exception {
+        InMemoryWorker process = inMemory();
+        WorkerProcess worker = readyWorker(process);
+        ExecutionResult result = answer(call(worker, 1, "flood"));
+        assertEquals(Status.EXECUTION_ERROR, result.status());
+        assertTrue(result.errorMessage().contains("larger than the protocol allows (" + WireCodec.MAX_LINE_BYTES),
+                result.errorMessage());
+        gone.get(30, TimeUnit.SECONDS);
+        assertEquals(InMemoryWorker.KILLED, process.exitValue());
+    }
+
+    @Test
+    void aLineThatIsNotProtocolIsSkippedAndTheCallAnswered() throws Exception {
+        WorkerProcess worker = readyWorker(inMemory());
+        assertEquals("after a stray line\n", answer(call(worker, 1, "stray")).stdout());
+        assertTrue(worker.isReady());
+    }
+
+    @Test
+    void aWorkerThatAsksToBeReplacedAnswersItsCallAndIsKilled() throws Exception {
+        InMemoryWorker process = inMemory();
+        WorkerProcess worker = readyWorker(process);
+        assertEquals(Status.SUCCESS, answer(call(worker, 1, "recycle")).status());
+        gone.get(30, TimeUnit.SECONDS);
+        assertEquals(InMemoryWorker.KILLED, process.exitValue());
+        assertEquals(Notice.Level.INFO, worker.ending().level(), "a precaution, not a failure");
+    }
+
+    @Test
+    void aCancelReachesTheWorkerAndItsAnswerEndsTheCall() throws Exception {
+        InMemoryWorker process = inMemory();
+        WorkerProcess worker = readyWorker(process);
+        CompletableFuture<ExecutionResult> call = call(worker, 7, "sleep");
+        assertEquals("execute", process.nextCommand().get("type"));
+        worker.cancel(7);
+        Map<String, Object> cancel = process.nextCommand();
+        assertEquals(Map.of("type", "cancel", "id", 7), Map.of("type", cancel.get("type"), "id", cancel.get("id")));
+        assertEquals("Cancelled", answer(call).errorMessage());
+        assertTrue(worker.isReady(), "a cancelled call leaves the worker serving");
+    }
+
+    @Test
+    void aCallHandedToAWorkerThatIsAlreadyGoneIsAnsweredAtOnce() throws Exception {
+        InMemoryWorker process = inMemory();
+        WorkerProcess worker = readyWorker(process);
+        process.destroyForcibly();
+        gone.get(30, TimeUnit.SECONDS);
+        ExecutionResult result = answer(call(worker, 1, "print(1)"));
+        assertEquals(Status.SETUP_ERROR, result.status());
+        assertTrue(result.errorMessage().contains("stopped before this call could start"), result.errorMessage());
+    }
+
+    @Test
+    void aWorkerThatExitsBeforeItIsReadyIsGoneWithoutEverBeingReady() throws Exception {
+        WorkerProcess worker = started(new InMemoryWorker("worker-1.1", InMemoryWorker.Startup.FAILS_TO_START));
+        assertSame(worker, gone.get(30, TimeUnit.SECONDS));
+        assertFalse(ready.isDone());
+        assertFalse(worker.isReadyOnce());
+    }
+
+    @Test
+    void aRetiredWorkerIsAskedToExitAtEndOfInputAndDoes() throws Exception {
+        InMemoryWorker process = inMemory();
+        WorkerProcess worker = readyWorker(process);
+        worker.retire();
+        assertFalse(worker.isReady());
+        gone.get(30, TimeUnit.SECONDS);
+        assertEquals(0, process.exitValue(), "it exited on its own; the kill after the grace was not needed");
+        assertEquals(Notice.Level.DEBUG, worker.ending().level());
     }
 }

@@ -1,0 +1,33 @@
+package dev.pysandbox.supervisor;
+
+import java.io.IOException;
+import java.util.List;
+
+import dev.pysandbox.execution.AnswerBudget;
+
+/**
+ * Starts the workers the pool hands calls to. This is where the supervisor meets processes: {@link WorkerLauncher}
+ * starts worker JVMs, and a unit test starts in-memory workers that speak the same protocol over the same
+ * streams, so that {@link WorkerProcess}'s protocol code and the rules of {@link WorkerPool} and {@link Sandbox}
+ * are exercised as they are, in milliseconds.
+ *
+ * <p>A worker is a {@link Process}: its stdin takes commands and its stdout gives events, one JSON line each
+ * ({@link dev.pysandbox.wire.WireCodec}); its stderr carries the worker's notices; it is ended by closing its
+ * stdin, and killed with its descendants ({@link dev.pysandbox.process.ProcessTree}).
+ */
+interface WorkerStarter {
+    /** Starts the worker named {@code workerName} (slot, then generation: {@code worker-1.2}). */
+    Process launch(String workerName) throws IOException;
+
+    /** What a worker's results may carry; the supervisor holds each result to it, trusting no worker. */
+    AnswerBudget answerBudget();
+
+    /**
+     * Told what a worker that became ready runs on, so that a worker started without the JIT or without its
+     * AOT cache is reported.
+     */
+    void checkEngine(String engine, boolean aotCache);
+
+    /** What the OS layer lacks on this machine; empty when workers run inside all of it. */
+    List<String> osSandboxMissing();
+}

@@ -1,0 +1,318 @@
+package dev.pysandbox.supervisor;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.stream.Stream;
+
+import dev.pysandbox.execution.ExecutionResult;
+import dev.pysandbox.execution.Status;
+import dev.pysandbox.wire.WireCodec;
+
+/**
+ * A worker JVM in memory, for the supervisor's unit tests: a {@link Process} whose stdin, stdout and stderr are
+ * {@link InMemoryPipe}s, behind which a thread speaks the worker protocol in JSON lines, as a worker's stdout does. The supervisor's
+ * own protocol code ({@link WorkerProcess}) reads and writes it as it reads and writes a real worker, and ends it
+ * the same way: closing its stdin, or {@link #destroyForcibly()} (what {@link dev.pysandbox.process.ProcessTree}
+ * sends).
+ *
+ * <p>A call's code says what the worker does with it, so that one worker can be told to fail in any way:
+ * <ul>
+ *   <li>{@code crash}: starts the call, then exits with code 1 (a crash, or kill -9 by hand);</li>
+ *   <li>{@code oom}: starts the call, then exits as -XX:+ExitOnOutOfMemoryError does;</li>
+ *   <li>{@code hang}: starts the call and never answers it, not even a cancel (a runaway guest);</li>
+ *   <li>{@code sleep}: starts the call and answers it when it is cancelled;</li>
+ *   <li>{@code stall}: never says the call started (a worker stuck building a context);</li>
+ *   <li>{@code flood}: starts the call, then writes a line longer than the protocol allows;</li>
+ *   <li>{@code recycle}: answers, asking to be replaced (as after a sandbox refusal);</li>
+ *   <li>{@code stray}: writes a line that is not protocol, then answers;</li>
+ *   <li>anything else: answers with success, printing which worker ran which code in which session.</li>
+ * </ul>
+ */
+final class InMemoryWorker extends Process {
+    /** How the worker starts. */
+    enum Startup {
+        /** Says it is ready at once. */
+        READY,
+        /** Writes an error to stderr and exits with code 1 before it is ready (a broken command line, say). */
+        FAILS_TO_START,
+        /** Stays up and never says it is ready. */
+        NEVER_READY
+    }
+
+    /** The exit codes of a process ended by SIGTERM and SIGKILL. */
+    static final int TERMINATED = 143;
+    static final int KILLED = 137;
+    private static final AtomicLong PIDS = new AtomicLong(4_000_000);
+
+    private final String name;
+    private final long pid = PIDS.incrementAndGet();
+    private final InMemoryPipe stdin = new InMemoryPipe();
+    private final InMemoryPipe stdout = new InMemoryPipe();
+    private final InMemoryPipe stderr = new InMemoryPipe();
+    private final OutputStream events = stdout.out;
+    private final CompletableFuture<Integer> exit = new CompletableFuture<>();
+    /** Calls started with {@code sleep}, answered when cancelled. */
+    private final Set<Long> sleeping = ConcurrentHashMap.newKeySet();
+    /** Every command the supervisor sent, as JSON objects, in order. */
+    private final BlockingQueue<Map<String, Object>> commands = new LinkedBlockingQueue<>();
+
+    InMemoryWorker(String name, Startup startup) {
+        this.name = name;
+        Thread.ofPlatform().daemon().name(name + "-in-memory").start(() -> run(startup));
+    }
+
+    String name() {
+        return name;
+    }
+
+    /** The next command the supervisor sent, waiting for it (30 s at most, a guard against a hang). */
+    Map<String, Object> nextCommand() throws InterruptedException {
+        Map<String, Object> command = commands.poll(30, TimeUnit.SECONDS);
+        if (command == null) {
+            throw new AssertionError(name + " received no command");
+        }
+        return command;
+    }
+
+    /** The next command of this type the supervisor sent, skipping others. */
+    Map<String, Object> nextCommand(String type) throws InterruptedException {
+        while (true) {
+            Map<String, Object> command = nextCommand();
+            if (type.equals(command.get("type"))) {
+                return command;
+            }
+        }
+    }
+
+    private void run(Startup startup) {
+        switch (startup) {
+            case READY -> send(Map.of("type", "ready", "engine", "Interpreted", "aotCache", false));
+            case FAILS_TO_START -> {
+                try {
+                    stderr.out.write("Error: could not start (in-memory worker told to fail)\n"
+                            .getBytes(StandardCharsets.UTF_8));
+                } catch (IOException ignored) {
+                    // the supervisor stopped reading
+                }
+                exit(1);
+                return;
+            }
+            case NEVER_READY -> { }
+        }
+        BufferedReader in = new BufferedReader(new InputStreamReader(stdin.in,
+                StandardCharsets.UTF_8));
+        try {
+            for (String line = in.readLine(); line != null; line = in.readLine()) {
+                @SuppressWarnings("unchecked")
+                Map<String, Object> command = WireCodec.decode(line, Map.class);
+                commands.add(command);
+                handle(command);
+            }
+            exit(0); // end of input: the supervisor asks the worker to exit, and it does
+        } catch (IOException e) {
+            // ended: the channel was closed under the reader
+        }
+    }
+
+    private void handle(Map<String, Object> command) {
+        long id = command.get("id") instanceof Number number ? number.longValue() : 0;
+        switch ((String) command.get("type")) {
+            case "execute", "validate" -> call(id, (String) command.get("code"), (String) command.get("session"));
+            case "cancel" -> {
+                if (sleeping.remove(id)) {
+                    send(result(id, new ExecutionResult(Status.EXECUTION_ERROR, "", "", 1, 0.01, "Cancelled", null,
+                            null), false));
+                }
+            }
+            default -> { } // close-session, tool-result: recorded, nothing to answer
+        }
+    }
+
+    private void call(long id, String code, String session) {
+        switch (code) {
+            case "stall" -> { }
+            case "crash" -> {
+                send(started(id));
+                exit(1);
+            }
+            case "oom" -> {
+                send(started(id));
+                exit(WorkerProcess.OUT_OF_MEMORY_EXIT);
+            }
+            case "hang" -> send(started(id));
+            case "sleep" -> {
+                sleeping.add(id);
+                send(started(id));
+            }
+            case "flood" -> {
+                send(started(id));
+                flood();
+            }
+            case "recycle" -> {
+                send(started(id));
+                send(result(id, success("recycled"), true));
+            }
+            case "stray" -> {
+                writeLine("OpenJDK 64-Bit Server VM warning: not protocol");
+                send(started(id));
+                send(result(id, success("after a stray line"), false));
+            }
+            default -> {
+                send(started(id));
+                send(result(id, success(name + " ran " + code + (session == null ? "" : " in " + session)), false));
+            }
+        }
+    }
+
+    private static ExecutionResult success(String stdout) {
+        return new ExecutionResult(Status.SUCCESS, stdout + "\n", "", 0, 0.01, null, null, null);
+    }
+
+    private static Map<String, Object> started(long id) {
+        return Map.of("type", "started", "id", id);
+    }
+
+    private static Map<String, Object> result(long id, ExecutionResult result, boolean recycle) {
+        Map<String, Object> event = new LinkedHashMap<>();
+        event.put("type", "result");
+        event.put("id", id);
+        event.put("result", result);
+        event.put("recycle", recycle);
+        return event;
+    }
+
+    private void send(Map<String, Object> event) {
+        writeLine(WireCodec.encode(event));
+    }
+
+    private void writeLine(String line) {
+        try {
+            synchronized (events) {
+                events.write((line + "\n").getBytes(StandardCharsets.UTF_8));
+                events.flush();
+            }
+        } catch (IOException e) {
+            // ended: the supervisor reads no more
+        }
+    }
+
+    /** One line of {@link WireCodec#MAX_LINE_BYTES} and a byte more, written in chunks. */
+    private void flood() {
+        byte[] chunk = new byte[64 * 1024];
+        Arrays.fill(chunk, (byte) 'a');
+        try {
+            synchronized (events) {
+                for (long left = WireCodec.MAX_LINE_BYTES + 1L; left > 0; left -= chunk.length) {
+                    events.write(chunk, 0, (int) Math.min(chunk.length, left));
+                }
+                events.write('\n');
+                events.flush();
+            }
+        } catch (IOException e) {
+            // killed while writing
+        }
+    }
+
+    /** Exits with this code, once: its streams close as a process's do when it exits. */
+    private void exit(int code) {
+        if (!exit.complete(code)) {
+            return;
+        }
+        stdout.closeWritingEnd();
+        stderr.closeWritingEnd();
+        stdin.closeReadingEnd();
+    }
+
+    @Override
+    public OutputStream getOutputStream() {
+        return stdin.out;
+    }
+
+    @Override
+    public InputStream getInputStream() {
+        return stdout.in;
+    }
+
+    @Override
+    public InputStream getErrorStream() {
+        return stderr.in;
+    }
+
+    @Override
+    public int waitFor() throws InterruptedException {
+        try {
+            return exit.get();
+        } catch (ExecutionException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    @Override
+    public int exitValue() {
+        if (!exit.isDone()) {
+            throw new IllegalThreadStateException(name + " is running");
+        }
+        return exit.join();
+    }
+
+    @Override
+    public boolean isAlive() {
+        return !exit.isDone();
+    }
+
+    @Override
+    public void destroy() {
+        exit(TERMINATED);
+    }
+
+    @Override
+    public Process destroyForcibly() {
+        exit(KILLED);
+        return this;
+    }
+
+    @Override
+    public boolean supportsNormalTermination() {
+        return true;
+    }
+
+    @Override
+    public long pid() {
+        return pid;
+    }
+
+    @Override
+    public Stream<ProcessHandle> children() {
+        return Stream.empty();
+    }
+
+    @Override
+    public Stream<ProcessHandle> descendants() {
+        return Stream.empty();
+    }
+
+    @Override
+    public CompletableFuture<Process> onExit() {
+        return exit.thenApply(code -> this);
+    }
+
+    @Override
+    public String toString() {
+        return name;
+    }
+}
