@@ -4,6 +4,8 @@ import java.io.FileDescriptor;
 import java.io.FileOutputStream;
 import java.io.OutputStream;
 import java.io.PrintStream;
+import java.net.URISyntaxException;
+import java.nio.file.Path;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -120,11 +122,11 @@ public final class Main {
             return CodeMode.off(settings, "this server was started by another server's code mode"
                     + " (PYSANDBOX_MCP_DEPTH=" + depth + "), and code mode does not nest");
         }
-        java.nio.file.Path jar;
+        Path jar;
         try {
-            jar = java.nio.file.Path.of(Main.class.getProtectionDomain().getCodeSource().getLocation().toURI());
-        } catch (java.net.URISyntaxException | RuntimeException e) {
-            jar = java.nio.file.Path.of("python-sandbox-mcp.jar");
+            jar = Path.of(Main.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+        } catch (URISyntaxException | RuntimeException e) {
+            jar = Path.of("python-sandbox-mcp.jar");
         }
         ServersFile file = ServersFile.read(settings.serversFile(), System.getenv(), SelfReference.of(jar));
         file.warnings().forEach(log::warn);

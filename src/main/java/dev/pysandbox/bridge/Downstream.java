@@ -7,13 +7,16 @@ import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Consumer;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -298,7 +301,7 @@ final class Downstream implements ToolCatalog.Server {
      * @param abandon registers the call in flight, so the execution can drop it when it ends
      */
     CallToolResult call(McpAsyncClient running, String tool, Map<String, Object> arguments, Duration timeout,
-            java.util.function.Consumer<CompletableFuture<?>> abandon) throws ToolFailure {
+            Consumer<CompletableFuture<?>> abandon) throws ToolFailure {
         long deadline = System.nanoTime() + timeout.toNanos();
         try {
             if (!permits.tryAcquire(timeout.toNanos(), TimeUnit.NANOSECONDS)) {
@@ -317,7 +320,7 @@ final class Downstream implements ToolCatalog.Server {
             return answer.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
         } catch (TimeoutException e) {
             throw new ToolFailure(ToolErrorKind.TIMEOUT, "no answer within " + seconds(timeout) + " s");
-        } catch (InterruptedException | java.util.concurrent.CancellationException e) {
+        } catch (InterruptedException | CancellationException e) {
             throw new ToolFailure(ToolErrorKind.TIMEOUT, "the call ended before the tool answered");
         } catch (ExecutionException e) {
             throw classify(e.getCause(), running);
@@ -354,7 +357,7 @@ final class Downstream implements ToolCatalog.Server {
     }
 
     private static String seconds(Duration duration) {
-        return String.format(java.util.Locale.ROOT, "%.1f", duration.toMillis() / 1000.0);
+        return String.format(Locale.ROOT, "%.1f", duration.toMillis() / 1000.0);
     }
 
     /**

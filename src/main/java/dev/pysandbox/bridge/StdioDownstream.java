@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.Deque;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.function.Function;
 
 import org.slf4j.Logger;
@@ -101,7 +102,7 @@ final class StdioDownstream implements McpClientTransport {
 
     /** The child's environment: the safe list from ours, then what the operator configured, then its depth. */
     Map<String, String> environment(Map<String, String> ours) {
-        Map<String, String> env = new java.util.TreeMap<>();
+        Map<String, String> env = new TreeMap<>();
         for (String name : SAFE_ENVIRONMENT) {
             String value = ours.get(name);
             if (value != null) {

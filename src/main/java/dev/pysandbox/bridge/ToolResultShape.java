@@ -1,5 +1,6 @@
 package dev.pysandbox.bridge;
 
+import java.io.IOException;
 import java.util.List;
 import java.util.Map;
 
@@ -53,7 +54,7 @@ final class ToolResultShape {
                 && (trimmed.startsWith("{") && trimmed.endsWith("}") || trimmed.startsWith("[") && trimmed.endsWith("]"))) {
             try {
                 return json.readValue(trimmed, Object.class);
-            } catch (java.io.IOException | RuntimeException notJson) {
+            } catch (IOException | RuntimeException notJson) {
                 return text;
             }
         }

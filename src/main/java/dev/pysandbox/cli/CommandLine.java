@@ -1,6 +1,7 @@
 package dev.pysandbox.cli;
 
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 
 import dev.pysandbox.config.ConfigException;
@@ -37,7 +38,7 @@ public record CommandLine(Settings settings, RunCommand.Input run, boolean help,
         boolean run = false;
         boolean prepareWorkers = false;
         String packageAction = null;
-        List<String> packageNames = new java.util.ArrayList<>();
+        List<String> packageNames = new ArrayList<>();
         if (!rest.isEmpty() && List.of("run", "serve", "prepare-workers").contains(rest.get(0))) {
             run = rest.get(0).equals("run");
             prepareWorkers = rest.get(0).equals("prepare-workers");

@@ -7,6 +7,7 @@ import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -76,7 +77,7 @@ public final class ServerCacheTraining {
         TrainedCache trained = new TrainedCache(cacheFile, cacheFile.resolveSibling(cacheFile.getFileName() + ".trained-with"));
         String trainedAs = System.getProperty("java.home") + " " + Runtime.version();
         Path jar = Path.of(ServerCacheTraining.class.getProtectionDomain().getCodeSource().getLocation().toURI());
-        List<Path> inputs = new java.util.ArrayList<>(TrainedCache.jarAndLibraries(jar));
+        List<Path> inputs = new ArrayList<>(TrainedCache.jarAndLibraries(jar));
         inputs.add(launcher);
         if (trained.isCurrent(trainedAs, inputs)) {
             System.err.println("prepare-server: server AOT cache is up to date");

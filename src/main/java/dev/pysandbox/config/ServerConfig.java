@@ -7,7 +7,10 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
+import java.util.TreeSet;
 import java.util.function.IntSupplier;
+
+import com.sun.management.OperatingSystemMXBean;
 
 import dev.pysandbox.execution.AnswerBudget;
 import dev.pysandbox.files.FileLimits;
@@ -228,7 +231,7 @@ public record ServerConfig(
     private static String oneOf(Settings s, String key, Set<String> allowed) throws ConfigException {
         String raw = s.get(key).toLowerCase(Locale.ROOT);
         if (!allowed.contains(raw)) {
-            throw new ConfigException(key + " must be one of " + new java.util.TreeSet<>(allowed) + ", not '" + raw + "'");
+            throw new ConfigException(key + " must be one of " + new TreeSet<>(allowed) + ", not '" + raw + "'");
         }
         return raw;
     }
@@ -320,7 +323,7 @@ public record ServerConfig(
     }
 
     private static long totalMemoryBytes() {
-        if (ManagementFactory.getOperatingSystemMXBean() instanceof com.sun.management.OperatingSystemMXBean os) {
+        if (ManagementFactory.getOperatingSystemMXBean() instanceof OperatingSystemMXBean os) {
             return os.getTotalMemorySize();
         }
         return -1;

@@ -2,6 +2,7 @@ package dev.pysandbox.config;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.InputStreamReader;
 import java.io.Reader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -29,7 +30,7 @@ public final class Settings {
             if (in == null) {
                 throw new IllegalStateException(DEFAULTS_RESOURCE + " is missing from the build");
             }
-            return new Settings(read(new java.io.InputStreamReader(in, StandardCharsets.UTF_8)));
+            return new Settings(read(new InputStreamReader(in, StandardCharsets.UTF_8)));
         } catch (IOException e) {
             throw new IllegalStateException("cannot read packaged defaults", e);
         }

@@ -3,6 +3,7 @@ package dev.pysandbox.files;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.ClosedChannelException;
+import java.nio.channels.NonReadableChannelException;
 import java.nio.channels.NonWritableChannelException;
 import java.nio.channels.SeekableByteChannel;
 import java.nio.file.DirectoryNotEmptyException;
@@ -456,7 +457,7 @@ public final class ScratchSpace {
             synchronized (ScratchSpace.this) {
                 ensureOpen();
                 if (!read) {
-                    throw new java.nio.channels.NonReadableChannelException();
+                    throw new NonReadableChannelException();
                 }
                 if (position >= file.length) {
                     return -1;

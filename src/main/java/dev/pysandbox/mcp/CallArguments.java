@@ -1,6 +1,10 @@
 package dev.pysandbox.mcp;
 
+import java.nio.charset.StandardCharsets;
+import java.util.List;
 import java.util.Map;
+
+import dev.pysandbox.wire.WireCodec;
 
 /**
  * Typed access to a tool call's arguments. The SDK checks them against the input schema first; these checks
@@ -53,8 +57,8 @@ final class CallArguments {
         if (!(value instanceof Map<?, ?>)) {
             throw new InvalidArgument("Argument '" + name + "' must be a JSON object.");
         }
-        String json = dev.pysandbox.wire.WireCodec.encode(value);
-        int bytes = json.getBytes(java.nio.charset.StandardCharsets.UTF_8).length;
+        String json = WireCodec.encode(value);
+        int bytes = json.getBytes(StandardCharsets.UTF_8).length;
         if (bytes > maxBytes) {
             throw new InvalidArgument("Argument '" + name + "' is " + bytes + " bytes of JSON; the limit is " + maxBytes + ".");
         }
@@ -62,12 +66,12 @@ final class CallArguments {
     }
 
     /** An array of strings; null if absent. */
-    java.util.List<String> optionalStrings(String name) throws InvalidArgument {
+    List<String> optionalStrings(String name) throws InvalidArgument {
         Object value = values.get(name);
         if (value == null) {
             return null;
         }
-        if (!(value instanceof java.util.List<?> list) || !list.stream().allMatch(item -> item instanceof String)) {
+        if (!(value instanceof List<?> list) || !list.stream().allMatch(item -> item instanceof String)) {
             throw new InvalidArgument("Argument '" + name + "' must be an array of strings.");
         }
         return list.stream().map(String.class::cast).toList();

@@ -16,6 +16,7 @@ import io.modelcontextprotocol.spec.McpSchema.EmbeddedResource;
 import io.modelcontextprotocol.spec.McpSchema.ResourceContents;
 import io.modelcontextprotocol.spec.McpSchema.TextResourceContents;
 import io.modelcontextprotocol.spec.McpSchema.Tool;
+import io.modelcontextprotocol.spec.McpSchema;
 
 import dev.pysandbox.bridge.CodeMode;
 import dev.pysandbox.bridge.ToolSafelist;
@@ -80,9 +81,9 @@ final class ExecuteCodeTool {
      * Honest hints: without code mode the code reaches nothing outside its sandbox; with it, the code may do
      * whatever the callable tools may (see {@link CodeMode#reach()}).
      */
-    private io.modelcontextprotocol.spec.McpSchema.ToolAnnotations annotations() {
+    private McpSchema.ToolAnnotations annotations() {
         ToolSafelist.Reach reach = codeMode.reach();
-        return new io.modelcontextprotocol.spec.McpSchema.ToolAnnotations(TITLE, reach.readOnly(), reach.destructive(),
+        return new McpSchema.ToolAnnotations(TITLE, reach.readOnly(), reach.destructive(),
                 false, reach.openWorld(), null);
     }
 

@@ -2,6 +2,7 @@ package dev.pysandbox.mcp;
 
 import java.io.IOException;
 import java.nio.file.Files;
+import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 
 /**
@@ -58,7 +59,7 @@ final class ScriptLocator {
     private static Path resolve(Path base, String path, String refusal) throws Refusal {
         try {
             return base.resolve(path);
-        } catch (java.nio.file.InvalidPathException e) {
+        } catch (InvalidPathException e) {
             throw new Refusal(refusal);
         }
     }

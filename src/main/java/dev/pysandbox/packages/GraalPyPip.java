@@ -8,6 +8,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 
 import org.graalvm.polyglot.Context;
 import org.graalvm.polyglot.Value;
@@ -92,7 +93,7 @@ final class GraalPyPip {
         return defaults;
     }
 
-    private static java.util.Optional<Path> userPipConfig() {
+    private static Optional<Path> userPipConfig() {
         List<Path> candidates = new ArrayList<>();
         String xdg = System.getenv("XDG_CONFIG_HOME");
         Path home = Path.of(System.getProperty("user.home"));

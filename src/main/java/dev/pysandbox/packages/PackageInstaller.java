@@ -6,6 +6,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -88,7 +89,7 @@ public final class PackageInstaller {
             if (run.exitCode() == 0) {
                 return;
             }
-            java.util.Optional<String> fallback = CPythonWheels.missingWithFallback(run.output());
+            Optional<String> fallback = CPythonWheels.missingWithFallback(run.output());
             if (fallback.isEmpty() || madePure.contains(fallback.get())
                     || !cpythonWheels.makePure(List.of(fallback.get()), pureWheels)) {
                 throw new RefusedException("pip could not install " + String.join(" ", requirements) + " (exit code "
@@ -196,7 +197,7 @@ public final class PackageInstaller {
         List<Path> folders;
         try (Stream<Path> paths = Files.walk(generation)) {
             folders = paths.filter(Files::isDirectory).filter(path -> !path.equals(generation))
-                    .sorted(java.util.Comparator.reverseOrder()).toList();
+                    .sorted(Comparator.reverseOrder()).toList();
         }
         for (Path path : folders) {
             try (Stream<Path> entries = Files.list(path)) {

@@ -7,6 +7,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 
@@ -38,7 +39,7 @@ public final class Sandbox implements AutoCloseable {
     private final Settings settings;
     private final ScheduledExecutorService timers;
     private final WorkerPool pool;
-    private final java.util.concurrent.atomic.AtomicBoolean closed = new java.util.concurrent.atomic.AtomicBoolean();
+    private final AtomicBoolean closed = new AtomicBoolean();
     private final SessionRegistry sessions;
     private final AtomicLong callIds = new AtomicLong();
     private final WorkerStarter launcher;

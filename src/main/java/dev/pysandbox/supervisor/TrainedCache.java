@@ -4,7 +4,9 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.stream.Stream;
 
 /**
  * A JDK AOT cache and a note of how it was trained. Training takes a minute and every {@code mvn package}
@@ -35,10 +37,10 @@ public record TrainedCache(Path cache, Path note) {
      * beside it. The JVM checks every jar of the class path against the cache, so they are all inputs.
      */
     public static List<Path> jarAndLibraries(Path jar) throws IOException {
-        List<Path> files = new java.util.ArrayList<>(List.of(jar));
+        List<Path> files = new ArrayList<>(List.of(jar));
         Path lib = jar.toAbsolutePath().resolveSibling("lib");
         if (Files.isDirectory(lib)) {
-            try (java.util.stream.Stream<Path> jars = Files.list(lib)) {
+            try (Stream<Path> jars = Files.list(lib)) {
                 jars.filter(f -> f.toString().endsWith(".jar")).sorted().forEach(files::add);
             }
         }

@@ -1,10 +1,15 @@
 package dev.pysandbox.supervisor;
 
+import java.io.File;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
 
 import dev.pysandbox.config.ServerConfig;
 import dev.pysandbox.packages.KnownPackages;
@@ -18,7 +23,7 @@ import dev.pysandbox.worker.WorkerSettings;
  *
  * <ul>
  *   <li>{@code -Xrs}: without it guest code can kill the worker with {@code signal.raise_signal(SIGTERM)} or
- *       make it deaf to SIGTERM (measured; see shared/notes).</li>
+ *       make it deaf to SIGTERM (SECURITY.md, "Layers").</li>
  *   <li>{@code -Xmx} and {@code -XX:+ExitOnOutOfMemoryError}: there is no per-context heap limit in the
  *       community edition, and a guest that catches {@code MemoryError} could keep the heap full; so running
  *       out of heap ends the worker (exit code 3), and the supervisor reports the memory limit.</li>
@@ -70,10 +75,10 @@ public final class WorkerLauncher implements WorkerStarter {
 
     /** This server's class path, absolute, because the worker starts in another directory. */
     static String workerClassPath() {
-        return java.util.Arrays.stream(System.getProperty("java.class.path").split(java.io.File.pathSeparator))
+        return Arrays.stream(System.getProperty("java.class.path").split(File.pathSeparator))
                 .filter(entry -> !entry.isBlank())
                 .map(entry -> Path.of(entry).toAbsolutePath().normalize().toString())
-                .collect(java.util.stream.Collectors.joining(java.io.File.pathSeparator));
+                .collect(Collectors.joining(File.pathSeparator));
     }
 
     /** A launcher for the workers {@code config} describes. */
@@ -159,14 +164,14 @@ public final class WorkerLauncher implements WorkerStarter {
     static final long JIT_HEADROOM_MB = ServerConfig.JIT_HEADROOM_MB;
 
     /** The flags that choose a collector; tuning flags such as -XX:+UseAdaptiveSizePolicyWithSystemGC do not. */
-    private static final java.util.Set<String> GC_SELECTORS = java.util.Set.of("-XX:+UseSerialGC", "-XX:+UseParallelGC",
+    private static final Set<String> GC_SELECTORS = Set.of("-XX:+UseSerialGC", "-XX:+UseParallelGC",
             "-XX:+UseG1GC", "-XX:+UseZGC", "-XX:+UseShenandoahGC", "-XX:+UseEpsilonGC");
 
     /**
      * The guest sees no environment (EnvironmentAccess.NONE) and the worker needs none of ours; and
      * JAVA_TOOL_OPTIONS and the like must not change a worker's JVM behind the launcher's back.
      */
-    static void keepOnlyNeededEnvironment(java.util.Map<String, String> environment) {
+    static void keepOnlyNeededEnvironment(Map<String, String> environment) {
         environment.keySet().removeIf(name -> !name.equals("PATH") && !name.equals("HOME")
                 && !name.equals("LANG") && !name.startsWith("LC_"));
     }

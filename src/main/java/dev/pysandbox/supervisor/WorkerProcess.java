@@ -12,6 +12,7 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -81,7 +82,7 @@ final class WorkerProcess {
     private volatile Ending ending;
     /** Set when the worker sent a line longer than the protocol allows: it is hostile or broken, and was killed. */
     private volatile boolean oversized;
-    private final java.util.concurrent.atomic.AtomicInteger callsServed = new java.util.concurrent.atomic.AtomicInteger();
+    private final AtomicInteger callsServed = new AtomicInteger();
 
     private final class PendingCall {
         final long id;

@@ -1,6 +1,7 @@
 package dev.pysandbox.supervisor;
 
 import java.io.BufferedReader;
+import java.io.File;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.OutputStream;
@@ -150,7 +151,7 @@ public final class WorkerRuntimeBuilder {
         String trainingCommand = String.join(" ", command);
         List<Path> inputs = new ArrayList<>(WorkerRuntime.jars(dir.resolve(WorkerRuntime.COMPILER_DIR)));
         inputs.add(dir.resolve("jdk.linked-from"));
-        for (String entry : classPath.split(java.io.File.pathSeparator)) {
+        for (String entry : classPath.split(File.pathSeparator)) {
             inputs.addAll(entry.endsWith(".jar") ? TrainedCache.jarAndLibraries(Path.of(entry)) : List.of(Path.of(entry)));
         }
         if (trained.isCurrent(trainingCommand, inputs)) {

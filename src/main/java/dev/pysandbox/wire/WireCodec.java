@@ -1,5 +1,7 @@
 package dev.pysandbox.wire;
 
+import java.util.Map;
+
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.DeserializationFeature;
 import tools.jackson.databind.exc.InvalidTypeIdException;
@@ -67,7 +69,7 @@ public final class WireCodec {
 
     /** The JSON object form of a record, e.g. a result as MCP structured content. */
     @SuppressWarnings("unchecked")
-    public static java.util.Map<String, Object> toMap(Object value) {
-        return MAPPER.convertValue(value, java.util.Map.class);
+    public static Map<String, Object> toMap(Object value) {
+        return MAPPER.convertValue(value, Map.class);
     }
 }

@@ -1,6 +1,7 @@
 package dev.pysandbox.worker;
 
 import java.io.ByteArrayInputStream;
+import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 
@@ -16,17 +17,17 @@ final class CallStreams {
 
     final InputStream stdin = new InputStream() {
         @Override
-        public int read() throws java.io.IOException {
+        public int read() throws IOException {
             return in.read();
         }
 
         @Override
-        public int read(byte[] b, int off, int len) throws java.io.IOException {
+        public int read(byte[] b, int off, int len) throws IOException {
             return in.read(b, off, len);
         }
 
         @Override
-        public int available() throws java.io.IOException {
+        public int available() throws IOException {
             return in.available();
         }
     };
@@ -37,12 +38,12 @@ final class CallStreams {
     private OutputStream forwardTo(boolean toOut) {
         return new OutputStream() {
             @Override
-            public void write(int b) throws java.io.IOException {
+            public void write(int b) throws IOException {
                 (toOut ? out : err).write(b);
             }
 
             @Override
-            public void write(byte[] b, int off, int len) throws java.io.IOException {
+            public void write(byte[] b, int off, int len) throws IOException {
                 (toOut ? out : err).write(b, off, len);
             }
         };

@@ -1,5 +1,6 @@
 package dev.pysandbox.worker;
 
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
@@ -88,7 +89,7 @@ public final class ImportPolicy {
      * installed ({@code bin/python-sandbox-mcp install --profile common}, or {@code packages.auto-install}).
      */
     public static ImportPolicy common() {
-        List<String> modules = new java.util.ArrayList<>(STANDARD);
+        List<String> modules = new ArrayList<>(STANDARD);
         modules.addAll(KnownPackages.COMMON_MODULES);
         return preset("common", modules);
     }

@@ -7,12 +7,14 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BiConsumer;
 
 import jakarta.servlet.AsyncContext;
 import jakarta.servlet.AsyncEvent;
@@ -293,7 +295,7 @@ public final class McpServlet extends HttpServlet implements McpStatelessServerT
                     if (!self.done()) {
                         stop(self, "client went away");
                     }
-                    throw new java.util.concurrent.CancellationException("stream over");
+                    throw new CancellationException("stream over");
                 }
             }, every, every, TimeUnit.MILLISECONDS);
         }
@@ -352,7 +354,7 @@ public final class McpServlet extends HttpServlet implements McpStatelessServerT
         }
     }
 
-    private McpTransportContext context(String principal, java.util.function.BiConsumer<String, Object> notifications) {
+    private McpTransportContext context(String principal, BiConsumer<String, Object> notifications) {
         return McpTransportContext.create(Map.of(HttpCaller.CONTEXT_KEY, new HttpCaller(principal, notifications)));
     }
 
