@@ -4,7 +4,6 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -108,14 +107,15 @@ final class PythonCall {
         boolean recycle = false;
         tools.begin(command.id());
         try {
+            String filename = Prelude.userFilename(command.filename());
             // A session's context compiles its code in the runner instead: it reports `result` only for calls
             // whose code names it, and a SystemExit that escaped a parsed module would end the session.
             Value module = command.session() == null
-                    ? sharedCode.parse(prepared.context(), command.code(), command.filename())
+                    ? sharedCode.parse(prepared.context(), command.code(), filename)
                     : null;
-            Value outcome = prepared.runner().execute(command.code(), command.filename(), settings.captureBytes(), module,
+            RunOutcome outcome = prepared.runner().run(command.code(), filename, settings.captureBytes(), module,
                     command.inputs() == null ? "{}" : command.inputs(), AnswerBudget.ERROR_MESSAGE_CHARS);
-            result = fromReturn(outcome).withInstalling(installing());
+            result = fromOutcome(outcome).withInstalling(prepared.runner().installing());
         } catch (PolyglotException e) {
             if (stop.get() != Stop.NONE && (e.isInterrupted() || e.isCancelled())) {
                 flushGuestBuffers();
@@ -159,9 +159,9 @@ final class PythonCall {
         ExecutionResult result;
         boolean recycle = false;
         try {
-            String report = prepared.runner().getMember("validate").execute(command.code(),
-                    command.catalog() == null ? "{}" : command.catalog()).asString();
-            result = finished(Status.SUCCESS, 0, null, WireCodec.parseValue(report), false);
+            ValidationReport report = prepared.runner().validate(command.code(),
+                    command.catalog() == null ? "{}" : command.catalog());
+            result = finished(Status.SUCCESS, 0, null, report.toWire(), false);
         } catch (PolyglotException e) {
             recycle = stop.get() == Stop.TIMEOUT;
             result = stop.get() != Stop.NONE ? stopped(stop.get())
@@ -173,16 +173,6 @@ final class PythonCall {
             deadline.cancel(false);
         }
         answer(result, recycle);
-    }
-
-    /** The modules this call imported missing that the server installs on request (packages.auto-install). */
-    private List<String> installing() {
-        Value modules = prepared.runner().getMember("installing");
-        List<String> names = new java.util.ArrayList<>();
-        for (long i = 0; i < modules.getArraySize(); i++) {
-            names.add(modules.getArrayElement(i).asString());
-        }
-        return names;
     }
 
     /** Files in: a new call in the context's scratch space, the files the caller sent, the working directory. */
@@ -266,7 +256,7 @@ final class PythonCall {
         // sys.stdout may be the guest's own object with a flush that never returns: guard it like the call.
         ScheduledFuture<?> guard = watchdog.schedule(this::interrupt, settings.interruptWaitMillis(), TimeUnit.MILLISECONDS);
         try {
-            prepared.runner().getMember("flush").executeVoid();
+            prepared.runner().flush();
         } catch (RuntimeException ignored) {
             // Best effort: whatever reached our streams is kept either way.
         } finally {
@@ -286,23 +276,20 @@ final class PythonCall {
         };
     }
 
-    private ExecutionResult fromReturn(Value outcome) {
-        Value code = outcome.getArrayElement(0);
-        int exitCode = code.fitsInInt() ? code.asInt() : 1;
-        Value message = outcome.getArrayElement(1);
-        String errorMessage = message.isNull() ? null : message.asString();
-        Value description = outcome.getArrayElement(2);
+    private ExecutionResult fromOutcome(RunOutcome outcome) {
+        int exitCode = outcome.exitCode();
+        String errorMessage = outcome.errorMessage();
         Object result = null;
         boolean resultTruncated = false;
-        if (!description.isNull()) {
-            String json = description.getArrayElement(0).asString();
+        if (outcome.result() != null) {
+            String json = outcome.result().json();
             try {
                 result = WireCodec.parseValue(json);
             } catch (RuntimeException e) {
                 // Valid JSON beyond the parser's limits (a 1000-digit int, a huge key): return its text.
                 result = json;
             }
-            resultTruncated = description.getArrayElement(2).asBoolean();
+            resultTruncated = outcome.result().truncated();
         }
         if (exitCode == 0) {
             return finished(Status.SUCCESS, 0, null, result, resultTruncated);

@@ -1,10 +1,9 @@
 package dev.pysandbox.worker;
 
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.OutputStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Optional;
 import java.util.function.Supplier;
 
@@ -14,8 +13,6 @@ import org.graalvm.polyglot.EnvironmentAccess;
 import org.graalvm.polyglot.HostAccess;
 import org.graalvm.polyglot.PolyglotAccess;
 import org.graalvm.polyglot.SandboxPolicy;
-import org.graalvm.polyglot.Source;
-import org.graalvm.polyglot.Value;
 import org.graalvm.polyglot.io.FileSystem;
 import org.graalvm.polyglot.io.IOAccess;
 
@@ -39,7 +36,7 @@ final class SandboxContexts implements AutoCloseable {
     private static final UnicodeData UNICODE_DATA = new UnicodeData();
 
     private final Engine engine;
-    private final Source prelude;
+    private final Prelude prelude = new Prelude();
     private final WorkerSettings settings;
     /** The standard library, shown read-only to every context at its own path. */
     private final ReadOnlyFolder languageHome;
@@ -73,7 +70,6 @@ final class SandboxContexts implements AutoCloseable {
                 .err(OutputStream.nullOutputStream())
                 .option("engine.WarnInterpreterOnly", "false")
                 .build();
-        this.prelude = Source.newBuilder("python", readPrelude(), "<sandbox-prelude>").buildLiteral();
         this.languageHome = languageHome();
     }
 
@@ -112,10 +108,10 @@ final class SandboxContexts implements AutoCloseable {
                 .allowIO(IOAccess.newBuilder().fileSystem(files).build())
                 .build();
         try {
-            Value runner = context.eval(prelude).execute(importRule, settings.strictBuiltins(),
-                    preload ? String.join(",", settings.preload()) : "",
+            GuestRunner runner = prelude.install(context, new Prelude.Settings(importRule, settings.strictBuiltins(),
+                    preload ? settings.preload() : List.of(),
                     packageFiles == null ? "" : SandboxFileSystem.PACKAGES.toString(),
-                    String.join(",", settings.autoInstall()), UNICODE_DATA, tools);
+                    settings.autoInstall(), UNICODE_DATA, tools));
             return new PreparedContext(context, streams, runner, generation, files);
         } catch (RuntimeException e) {
             context.close(true);
@@ -175,22 +171,11 @@ final class SandboxContexts implements AutoCloseable {
         engine.close(true);
     }
 
-    static String readPrelude() {
-        try (InputStream in = SandboxContexts.class.getResourceAsStream("prelude.py")) {
-            if (in == null) {
-                throw new IllegalStateException("prelude.py missing from the worker's resources");
-            }
-            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
-        } catch (IOException e) {
-            throw new IllegalStateException("cannot read prelude.py", e);
-        }
-    }
-
     /**
-     * A context ready for user code: its streams, the prelude's runner function, the package generation it
-     * shows (null for none), and its file system (its scratch files live there).
+     * A context ready for user code: its streams, its installed prelude, the package generation it shows (null
+     * for none), and its file system (its scratch files live there).
      */
-    record PreparedContext(Context context, CallStreams streams, Value runner, Path packages, SandboxFileSystem files) {
+    record PreparedContext(Context context, CallStreams streams, GuestRunner runner, Path packages, SandboxFileSystem files) {
     }
 
     /** Whether the context shows the packages installed now; one built before an install does not. */

@@ -2,6 +2,7 @@ package dev.pysandbox.worker;
 
 import java.io.OutputStream;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.function.Supplier;
 
@@ -10,6 +11,7 @@ import org.graalvm.polyglot.Engine;
 import org.graalvm.polyglot.Source;
 
 import dev.pysandbox.bench.CpuByThread;
+import dev.pysandbox.execution.AnswerBudget;
 import dev.pysandbox.worker.SandboxContexts.PreparedContext;
 
 /**
@@ -63,7 +65,7 @@ public final class ContextCostProbe {
                 wallStart = System.nanoTime();
             }
             PreparedContext prepared = contexts.get();
-            prepared.runner().execute("print(1)", "<string>", 1024);
+            prepared.runner().run("print(1)", "<string>", 1024, null, "{}", AnswerBudget.ERROR_MESSAGE_CHARS);
             prepared.context().close(true);
         }
         double wallPerCall = (System.nanoTime() - wallStart) / 1e6 / MEASURED;
@@ -86,7 +88,7 @@ public final class ContextCostProbe {
         StringBuilder source = new StringBuilder();
         for (int i = 0; i < FIB_RUNS; i++) {
             PreparedContext viaRunner = contexts.prepare(false);
-            viaRunner.runner().execute(FIB, "<string>", 1024);
+            viaRunner.runner().run(FIB, "<string>", 1024, null, "{}", AnswerBudget.ERROR_MESSAGE_CHARS);
             runner.append(String.format(" %.0f", viaRunner.context().getBindings("python").getMember("elapsed").asDouble()));
             viaRunner.context().close(true);
             PreparedContext viaSource = contexts.prepare(false);
@@ -100,8 +102,10 @@ public final class ContextCostProbe {
     }
 
     /**
-     * A context like the worker's, with the same streams, prelude and import policy, but under the TRUSTED
-     * policy, which the engine options need. Only start-up cost is measured here, not what the code may do.
+     * A context like the worker's, with the same streams, prelude (installed through {@link Prelude}, as the
+     * worker installs it) and import policy, but under the TRUSTED policy, which the engine options need. Only
+     * start-up cost is measured here, not what the code may do. Nothing is preloaded, as in the {@code worker}
+     * variant's {@code prepare(false)}, so that the variants compare.
      */
     private static Supplier<PreparedContext> trusted(Map<String, String> engineOptions) {
         Engine engine = Engine.newBuilder("python")
@@ -111,16 +115,19 @@ public final class ContextCostProbe {
                 .allowExperimentalOptions(true)
                 .options(new HashMap<>(engineOptions))
                 .build();
-        Source prelude = Source.newBuilder("python", SandboxContexts.readPrelude(), "<sandbox-prelude>").buildLiteral();
+        Prelude prelude = new Prelude();
         WorkerSettings settings = WorkerSettings.fromSystemProperties();
+        ImportRule importRule = settings.imports().unrestrictedImports() ? null : new ImportRule(settings.imports());
+        UnicodeData unicodeData = new UnicodeData();
+        ToolBridge tools = new ToolBridge(event -> { });
         return () -> {
             CallStreams streams = new CallStreams();
             Context context = Context.newBuilder("python").engine(engine)
                     .in(streams.stdin).out(streams.stdout).err(streams.stderr)
                     .allowNativeAccess(false).allowCreateThread(false).allowCreateProcess(false)
                     .build();
-            return new PreparedContext(context, streams,
-                    context.eval(prelude).execute(settings.imports().encode(), settings.strictBuiltins(), String.join(",", settings.preload()), "", "", new UnicodeData()),
+            return new PreparedContext(context, streams, prelude.install(context, new Prelude.Settings(importRule,
+                    settings.strictBuiltins(), List.of(), "", settings.autoInstall(), unicodeData, tools)),
                     null, null);
         };
     }

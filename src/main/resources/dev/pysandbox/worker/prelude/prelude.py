@@ -1,0 +1,68 @@
+# Runs once in every fresh context, before any user code. It defines how user code is run and reported:
+# CPython-like tracebacks on stderr, sys.exit() semantics, and the `result` variable turned into JSON.
+# This is convenience, not security: user code can reach and alter all of it, but only in its own context.
+#
+# It also installs the policy layers that live in Python: the import policy, neutered host surfaces and the
+# optional strict profile. They make the sandbox's rules visible early and clearly; they are not the
+# boundary (the context settings and the worker process are), so a way around them still reaches nothing.
+#
+# Each concern is a file of its own in this folder, which evaluates to its install function; this file puts
+# them together, in this order, with what each needs passed to it by name (Prelude.java evaluates them all,
+# then calls install). Each file removes its function from __main__ as it is evaluated, so none can reach
+# another's by accident, and user code finds none of them.
+
+def install(settings, concerns):
+    """settings (Prelude.Settings, by name): import_rule, the worker's import rule (ImportRule.java), or None
+    for the unrestricted profile; strict, the strict profile; preload, comma-separated modules to import now,
+    before any user code, so calls find them loaded; packages, where the operator's packages are mounted
+    read-only, or ''; auto_install, comma-separated modules the server installs when code imports them
+    missing; ucd, the worker's unicodedata lookups (UnicodeData.java); tools, the worker's bridge to the
+    operator's other MCP tools (ToolBridge.java).
+    concerns: each file's install function, by the file's name (concerns.paths is paths.py's).
+    Returns the runner: namespace(run, validate, flush, installing)."""
+    import sys, os, posix, builtins, _signal, _io, io, _weakref
+    import_rule, strict = settings.import_rule, settings.strict
+    preload, packages, auto_install = settings.preload, settings.packages, settings.auto_install
+    ucd, tools = settings.ucd, settings.tools
+
+    # The prelude's own lazy imports must not go through the import guard installed below: its functions
+    # live in __main__, exactly where the guard looks for user code.
+    load = builtins.__import__
+    main_globals = sys.modules['__main__'].__dict__
+    # The records the worker reads by name (Prelude.java): types.SimpleNamespace, without importing types.
+    namespace = type(sys.implementation)
+    paths, files, exits, host, finders = concerns.paths, concerns.files, concerns.exits, concerns.host, concerns.finders
+    unicode_data, context_tools, import_guard = concerns.unicode_data, concerns.tools, concerns.import_guard
+    strict_rule, validation, report, runner = concerns.strict, concerns.validate, concerns.report, concerns.run
+    # The files whose frames are the sandbox's own: the import guard trusts them, tracebacks leave them out.
+    prelude_names = frozenset([sys._getframe(0).f_code.co_filename] + [concern.__code__.co_filename for concern in (
+        paths, files, exits, host, finders, unicode_data, context_tools, import_guard, strict_rule, validation,
+        report, runner)])
+
+    paths(sys, packages)
+    flush = files(sys, builtins, _io, io, _weakref)
+    any_exit, exit_status = exits(sys, os, posix, builtins)
+    constant = host(sys, os, posix, _signal)
+    finders(sys, constant)
+    # GraalPy imports unicodedata while it starts, so completing it costs a fresh context nothing.
+    unicode_data(sys, load, ucd)
+    Context, sanitize = context_tools(builtins, load, tools)
+    import_refusal, installing = import_guard(sys, builtins, load, main_globals, import_rule, prelude_names,
+                                              auto_install)
+    check_strict, forbidden_name = strict_rule(load)
+    validate = validation(load, import_refusal, strict, forbidden_name, sanitize)
+    result_now, describe_result, report_exception = report(sys, load, main_globals, prelude_names, namespace)
+    run = runner(main_globals, strict, check_strict, Context, any_exit, exit_status, result_now, describe_result,
+                 report_exception, flush, installing, namespace)
+
+    # Imported here, while the worker is idle, instead of in the call that needs them. Each context is new, so
+    # these modules' state is this call's own. The worker checked them against the import policy.
+    for name in preload.split(',') if preload else ():
+        try:
+            load(name)
+        except BaseException:
+            pass  # the call that imports it meets the same failure, reported as Python reports it
+
+    return namespace(run=run, validate=validate, flush=flush, installing=installing)
+
+globals().pop('install')
