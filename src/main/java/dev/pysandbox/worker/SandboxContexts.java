@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.function.Supplier;
 
@@ -24,7 +25,7 @@ import dev.pysandbox.packages.PackageFolder;
  * Builds locked-down GraalPy contexts on one shared {@link Engine}. Sharing the engine is what makes a new
  * context cost a fraction of a second instead of the ten seconds a first context costs.
  *
- * <p>The settings are the tightest the community edition accepts (measured; see shared/notes): the
+ * <p>The settings are the tightest the community edition accepts (SECURITY.md, "Locked-down interpreter"): the
  * CONSTRAINED policy, and every capability switched off explicitly because CONSTRAINED alone leaves threads,
  * polyglot access and host class lookup to the embedder. The only file system is {@link SandboxFileSystem}:
  * the standard library and the operator's packages read-only, and the context's own scratch files in memory.
@@ -181,6 +182,6 @@ final class SandboxContexts implements AutoCloseable {
     /** Whether the context shows the packages installed now; one built before an install does not. */
     boolean isCurrent(PreparedContext prepared) {
         Path now = packages.get().orElse(null);
-        return java.util.Objects.equals(prepared.packages(), now);
+        return Objects.equals(prepared.packages(), now);
     }
 }

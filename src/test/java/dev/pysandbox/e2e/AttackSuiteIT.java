@@ -27,8 +27,8 @@ import org.junit.jupiter.params.provider.MethodSource;
 import dev.pysandbox.wire.WireCodec;
 
 /**
- * Named escape payloads (sources in shared/notes/peers-and-attacks.md), each in its own test, each judged by
- * what it could reach, never by its error text:
+ * Named escape payloads (those that broke or probed peer sandboxes; SECURITY.md lists their kinds), each in
+ * its own test, each judged by what it could reach, never by its error text:
  * <ul>
  *   <li>a canary file holding a secret it must not read,</li>
  *   <li>a file it must not create, and a marker file a process it starts would create,</li>
