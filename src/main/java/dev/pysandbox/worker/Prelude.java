@@ -3,60 +3,45 @@ package dev.pysandbox.worker;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 
 import org.graalvm.polyglot.Context;
 import org.graalvm.polyglot.Source;
-import org.graalvm.polyglot.Value;
 import org.graalvm.polyglot.proxy.ProxyObject;
 
 /**
  * The Python every fresh context runs before user code: how user code is run and reported, and the policy
  * layers that live in Python (SECURITY.md, "Policy layers in Python"). One file per concern under
- * {@code prelude/}, each evaluating to its install function, and {@code prelude.py}, which puts them together.
+ * {@code prelude/}, each defining its install function, and {@code prelude.py}, which puts them together.
  *
- * <p>The files are read once and held as cached {@link Source}s, so every context of the engine that runs them
- * shares their parsed code: a context pays for evaluating them, never for parsing them again (the prelude runs
- * in every fresh context, once per call; BENCHMARKS.md, "Context cost").
+ * <p>The files are read once and joined into one cached {@link Source}, so every context of the engine that runs
+ * it shares its parsed code, and a context evaluates the prelude once: evaluated as thirteen Sources, it cost a
+ * fresh context about 4 ms more (BENCHMARKS.md, "The prelude as one file per concern").
  *
- * <p>The import guard trusts the frames of these files (their imports are the sandbox's own), so no user code
- * may run under their names: {@link #userFilename} keeps a caller's name from being one of them.
+ * <p>The import guard trusts the frames of the prelude (its imports are the sandbox's own), so no user code may
+ * run under its name: {@link #userFilename} keeps a caller's name from being it.
  */
 final class Prelude {
-    /** The concern files, by the names {@code prelude.py} reads their install functions with. */
+    /** The concern files, in the order they are joined; each defines {@code install_<name>}. */
     private static final List<String> CONCERNS = List.of("paths", "files", "exits", "host", "finders",
             "unicode_data", "tools", "import_guard", "strict", "validate", "report", "run");
-    /** The file that puts the concerns together: {@code install(settings, concerns)}. */
+    /** The file that puts the concerns together, joined last: evaluating the prelude gives its install. */
     private static final String COMPOSER = "prelude";
-    /** What every prelude file's name starts with: the names tracebacks and the import guard know them by. */
-    private static final String NAME_PREFIX = "<sandbox-prelude/";
+    /** The name the prelude runs under, which tracebacks and the import guard know it by. */
+    private static final String NAME = "<sandbox-prelude>";
 
-    /** The names of all the prelude's sources: no user code may run under one. */
-    private static final Set<String> NAMES;
-
-    static {
-        List<String> names = new ArrayList<>();
-        for (String file : CONCERNS) {
-            names.add(sourceName(file));
-        }
-        names.add(sourceName(COMPOSER));
-        NAMES = Set.copyOf(names);
-    }
-
-    private final Map<String, Source> concerns = new LinkedHashMap<>();
-    private final Source composer;
+    private final Source source;
 
     /** Reads the prelude's files; one instance serves every context of an engine. */
     Prelude() {
+        StringBuilder joined = new StringBuilder();
         for (String file : CONCERNS) {
-            concerns.put(file, source(file));
+            joined.append(read(file)).append('\n');
         }
-        composer = source(COMPOSER);
+        joined.append(read(COMPOSER));
+        source = Source.newBuilder("python", joined.toString(), NAME).cached(true).buildLiteral();
     }
 
     /**
@@ -93,43 +78,33 @@ final class Prelude {
     }
 
     /**
-     * Installs the prelude in a fresh context, before any user code: runs every file, then puts them together
-     * with these settings. Throws what the context throws; the caller closes the context then.
+     * Installs the prelude in a fresh context, before any user code: evaluates it, then calls its install with
+     * these settings. Throws what the context throws; the caller closes the context then.
      */
     GuestRunner install(Context context, Settings settings) {
-        Map<String, Object> installers = new HashMap<>();
-        for (Map.Entry<String, Source> concern : concerns.entrySet()) {
-            installers.put(concern.getKey(), context.eval(concern.getValue()));
-        }
-        Value runner = context.eval(composer).execute(settings.toGuest(), ProxyObject.fromMap(installers));
-        return new GuestRunner(runner);
+        return new GuestRunner(context.eval(source).execute(settings.toGuest()));
     }
 
     /**
-     * The name user code runs under: the caller's, unless it is one of the prelude's, which the import guard
-     * would trust (a script found in the run root may have any name); then the same name behind {@code ./}.
+     * The name user code runs under: the caller's, unless it is the prelude's, which the import guard would trust
+     * (the command line's {@code run} names code after any local file); then the same name behind {@code ./}.
      */
     static String userFilename(String filename) {
-        return NAMES.contains(filename) ? "./" + filename : filename;
+        return NAME.equals(filename) ? "./" + filename : filename;
     }
 
-    /** The names the prelude's files run under. */
-    static Set<String> names() {
-        return NAMES;
+    /** The name the prelude runs under. */
+    static String name() {
+        return NAME;
     }
 
-    private static String sourceName(String file) {
-        return NAME_PREFIX + file + ".py>";
-    }
-
-    private static Source source(String file) {
+    private static String read(String file) {
         String resource = "prelude/" + file + ".py";
         try (InputStream in = Prelude.class.getResourceAsStream(resource)) {
             if (in == null) {
                 throw new IllegalStateException(resource + " missing from the worker's resources");
             }
-            String text = new String(in.readAllBytes(), StandardCharsets.UTF_8);
-            return Source.newBuilder("python", text, sourceName(file)).cached(true).buildLiteral();
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
         } catch (IOException e) {
             throw new IllegalStateException("cannot read " + resource, e);
         }

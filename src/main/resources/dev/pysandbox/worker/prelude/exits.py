@@ -1,5 +1,5 @@
 # Exit semantics: sys.exit(), SystemExit and os._exit() as CPython has them, and what an exit reports.
-# One of the prelude's files (Prelude.java): it evaluates to its install function, which prelude.py calls.
+# One of the prelude's files: it defines its install function, which prelude.py takes and calls (Prelude.java).
 
 def install_exits(sys, os, posix, builtins):
     """Returns (any_exit, exit_status): the class every exit raises (the original SystemExit), and
@@ -70,5 +70,3 @@ def install_exits(sys, os, posix, builtins):
 
     os._exit = posix._exit = hard_exit
     return any_exit, exit_status
-
-globals().pop('install_exits')

@@ -1,5 +1,5 @@
 # Scratch files and the end of a call: open() tracking, and flush().
-# One of the prelude's files (Prelude.java): it evaluates to its install function, which prelude.py calls.
+# One of the prelude's files: it defines its install function, which prelude.py takes and calls (Prelude.java).
 
 def install_files(sys, builtins, _io, io, _weakref):
     """Returns flush(): the call's output streams and the files it opened for writing, flushed."""
@@ -42,5 +42,3 @@ def install_files(sys, builtins, _io, io, _weakref):
         written_files.clear()
 
     return flush
-
-globals().pop('install_files')

@@ -1,5 +1,5 @@
 # The meta path finders: a pyexpat stand-in that says what is missing, and a _socket with no network.
-# One of the prelude's files (Prelude.java): it evaluates to its install function, which prelude.py calls.
+# One of the prelude's files: it defines its install function, which prelude.py takes and calls (Prelude.java).
 
 def install_finders(sys, constant):
     """constant(value): a function answering value whatever it is called with."""
@@ -83,5 +83,3 @@ def install_finders(sys, constant):
             module.gethostname = constant('sandbox')
 
     sys.meta_path.insert(0, NoNetwork)
-
-globals().pop('install_finders')

@@ -1,5 +1,5 @@
 # The host surfaces code has no need for: signals, facts about the host, the environment, process creation.
-# One of the prelude's files (Prelude.java): it evaluates to its install function, which prelude.py calls.
+# One of the prelude's files: it defines its install function, which prelude.py takes and calls (Prelude.java).
 
 def install_host(sys, os, posix, _signal):
     def refused(what):
@@ -45,5 +45,3 @@ def install_host(sys, os, posix, _signal):
         sys.modules[name] = None
 
     return constant
-
-globals().pop('install_host')

@@ -1,10 +1,10 @@
 # The import policy: one rule (import_refusal), enforced on every route by which user code names a module.
-# One of the prelude's files (Prelude.java): it evaluates to its install function, which prelude.py calls.
+# One of the prelude's files: it defines its install function, which prelude.py takes and calls (Prelude.java).
 
 def install_import_guard(sys, builtins, load, main_globals, import_rule, prelude_names, auto_install):
     """import_rule: the worker's import rule, called (name, fromlist) and answering the refusal's text or ''
     (ImportRule.java); None for the unrestricted profile, which checks no import.
-    prelude_names: the file names of the prelude's code (Prelude.java names its sources). Its functions run
+    prelude_names: the file names of the prelude's code (Prelude.java names its Source). Its functions run
     in __main__, like user code; its own imports (json for the report, inspect for help(), the guards')
     are the sandbox's. No user code runs under these names (Prelude.userFilename).
     auto_install: comma-separated modules the server installs when code imports them missing.
@@ -171,5 +171,3 @@ def install_import_guard(sys, builtins, load, main_globals, import_rule, prelude
         if 'importlib' in modules:
             modules['importlib'].__import__ = guarded_import
     return import_refusal, installing
-
-globals().pop('install_import_guard')

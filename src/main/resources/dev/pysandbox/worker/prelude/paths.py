@@ -1,5 +1,5 @@
 # Where imports look for files: the operator's packages after the standard library, Python sources only.
-# One of the prelude's files (Prelude.java): it evaluates to its install function, which prelude.py calls.
+# One of the prelude's files: it defines its install function, which prelude.py takes and calls (Prelude.java).
 
 def install_paths(sys, packages):
     """packages: where the operator's installed packages are mounted read-only, or '' if none are."""
@@ -18,5 +18,3 @@ def install_paths(sys, packages):
     sys.path_hooks[:] = [python_files if getattr(hook, '__name__', '') == 'path_hook_for_FileFinder' else hook
                          for hook in sys.path_hooks]
     sys.path_importer_cache.clear()
-
-globals().pop('install_paths')

@@ -6,10 +6,11 @@
 # optional strict profile. They make the sandbox's rules visible early and clearly; they are not the
 # boundary (the context settings and the worker process are), so a way around them still reaches nothing.
 #
-# Each concern is a file of its own in this folder, which evaluates to its install function; this file puts
-# them together, in this order, with what each needs passed to it by name (Prelude.java evaluates them all,
-# then calls install). Each file removes its function from __main__ as it is evaluated, so none can reach
-# another's by accident, and user code finds none of them.
+# Each concern is a file of its own in this folder, which defines its install function (install_paths in
+# paths.py ...). Prelude.java joins the files, this one last, into one Source, so that a context evaluates the
+# prelude once (BENCHMARKS.md, "The prelude as one file per concern"). This file takes the install functions
+# out of __main__, so none can reach another's by accident and user code finds none of them, and puts them
+# together, in this order, with what each needs passed to it by name.
 
 def install(settings, concerns):
     """settings (Prelude.Settings, by name): import_rule, the worker's import rule (ImportRule.java), or None
@@ -18,7 +19,7 @@ def install(settings, concerns):
     read-only, or ''; auto_install, comma-separated modules the server installs when code imports them
     missing; ucd, the worker's unicodedata lookups (UnicodeData.java); tools, the worker's bridge to the
     operator's other MCP tools (ToolBridge.java).
-    concerns: each file's install function, by the file's name (concerns.paths is paths.py's).
+    concerns: each file's install function, by the file's name (concerns.paths is paths.py's install_paths).
     Returns the runner: namespace(run, validate, flush, installing)."""
     import sys, os, posix, builtins, _signal, _io, io, _weakref
     import_rule, strict = settings.import_rule, settings.strict
@@ -34,10 +35,9 @@ def install(settings, concerns):
     paths, files, exits, host, finders = concerns.paths, concerns.files, concerns.exits, concerns.host, concerns.finders
     unicode_data, context_tools, import_guard = concerns.unicode_data, concerns.tools, concerns.import_guard
     strict_rule, validation, report, runner = concerns.strict, concerns.validate, concerns.report, concerns.run
-    # The files whose frames are the sandbox's own: the import guard trusts them, tracebacks leave them out.
-    prelude_names = frozenset([sys._getframe(0).f_code.co_filename] + [concern.__code__.co_filename for concern in (
-        paths, files, exits, host, finders, unicode_data, context_tools, import_guard, strict_rule, validation,
-        report, runner)])
+    # The file name the sandbox's own frames run under (the one Source the files are joined into): the import
+    # guard trusts them, tracebacks leave them out.
+    prelude_names = frozenset([sys._getframe(0).f_code.co_filename])
 
     paths(sys, packages)
     flush = files(sys, builtins, _io, io, _weakref)
@@ -65,4 +65,15 @@ def install(settings, concerns):
 
     return namespace(run=run, validate=validate, flush=flush, installing=installing)
 
-globals().pop('install')
+
+def _installer():
+    """What evaluating the prelude gives Prelude.java: install(settings), with every concern's install function
+    bound, and all of them taken out of __main__."""
+    main = globals()
+    namespace = type(__import__('sys').implementation)
+    concerns = namespace(**{name[len('install_'):]: main.pop(name)
+                            for name in [name for name in main if name.startswith('install_')]})
+    composer = main.pop('install')
+    return lambda settings: composer(settings, concerns)
+
+globals().pop('_installer')()

@@ -1,5 +1,5 @@
 # What a call reports: `result` as JSON, and a CPython-like traceback on stderr without the sandbox's frames.
-# One of the prelude's files (Prelude.java): it evaluates to its install function, which prelude.py calls.
+# One of the prelude's files: it defines its install function, which prelude.py takes and calls (Prelude.java).
 # Heavy modules (traceback, linecache, json) are imported only when a call needs them: the prelude runs in
 # every fresh context, so whatever it imports up front is paid on every call.
 
@@ -85,5 +85,3 @@ def install_report(sys, load, main_globals, prelude_names, namespace):
         return '%s: %s' % (type(exc).__name__, text) if text else type(exc).__name__
 
     return result_now, describe_result, report_exception
-
-globals().pop('install_report')

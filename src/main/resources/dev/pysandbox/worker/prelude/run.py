@@ -1,5 +1,5 @@
 # How user code is run: in __main__, with CPython's exit semantics, and reported as one outcome.
-# One of the prelude's files (Prelude.java): it evaluates to its install function, which prelude.py calls.
+# One of the prelude's files: it defines its install function, which prelude.py takes and calls (Prelude.java).
 
 def install_run(main_globals, strict, check_strict, Context, any_exit, exit_status, result_now, describe_result,
                 report_exception, flush, installing, namespace):
@@ -46,5 +46,3 @@ def install_run(main_globals, strict, check_strict, Context, any_exit, exit_stat
             flush()
 
     return run
-
-globals().pop('install_run')

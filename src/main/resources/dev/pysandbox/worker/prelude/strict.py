@@ -1,5 +1,5 @@
 # The strict profile (builtins.strict): user code may not name the builtins that reach around the rules.
-# One of the prelude's files (Prelude.java): it evaluates to its install function, which prelude.py calls.
+# One of the prelude's files: it defines its install function, which prelude.py takes and calls (Prelude.java).
 # The rule is written once, here: run() enforces it through check_strict, validate_code reports it through
 # strict_name, and both ask forbidden_name.
 
@@ -24,5 +24,3 @@ def install_strict(load):
                                       % (name, node.lineno))
 
     return check_strict, forbidden_name
-
-globals().pop('install_strict')

@@ -1,5 +1,5 @@
 # Code mode: `context.inputs`, `context.tools` (the operator's other MCP tools), ToolError and help().
-# One of the prelude's files (Prelude.java): it evaluates to its install function, which prelude.py calls.
+# One of the prelude's files: it defines its install function, which prelude.py takes and calls (Prelude.java).
 
 def install_tools(builtins, load, tools):
     """tools: the worker's bridge to the operator's other MCP tools (code mode), called (op, tool, params_json).
@@ -216,5 +216,3 @@ def install_tools(builtins, load, tools):
 
         builtins.help = help
     return Context, sanitize
-
-globals().pop('install_tools')

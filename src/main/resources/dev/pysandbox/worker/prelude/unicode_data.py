@@ -1,5 +1,5 @@
 # unicodedata completed: what GraalPy leaves to a native module, answered through the worker.
-# One of the prelude's files (Prelude.java): it evaluates to its install function, which prelude.py calls.
+# One of the prelude's files: it defines its install function, which prelude.py takes and calls (Prelude.java).
 
 def install_unicode_data(sys, load, ucd):
     """ucd: the worker's function answering the unicodedata lookups GraalPy leaves to a native module."""
@@ -60,5 +60,3 @@ def install_unicode_data(sys, load, ucd):
         module.ucd_3_2_0 = old
 
     complete_unicodedata(load('unicodedata'))
-
-globals().pop('install_unicode_data')

@@ -1,5 +1,5 @@
 # validate_code: what would fail in some code, found by parsing alone (nothing runs).
-# One of the prelude's files (Prelude.java): it evaluates to its install function, which prelude.py calls.
+# One of the prelude's files: it defines its install function, which prelude.py takes and calls (Prelude.java).
 # It asks the rules enforcement asks: import_refusal (import_guard.py) and forbidden_name (strict.py), so a
 # report and a run cannot disagree.
 
@@ -125,5 +125,3 @@ def install_validate(load, import_refusal, strict, forbidden_name, sanitize):
         return answer()
 
     return validate
-
-globals().pop('install_validate')
