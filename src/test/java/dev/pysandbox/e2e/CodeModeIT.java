@@ -290,6 +290,19 @@ class CodeModeIT {
             assertEquals("abandoned", toolCalls(result).get(1).get("error"));
         } finally {
             caller.shutdownNow();
+            untilAWorkerAnswers();
+        }
+    }
+
+    /**
+     * Waits until the pool has replaced the workers a test killed: every tagged worker died, idle ones too, and a
+     * call handed to one before the supervisor saw it die is answered as lost, which the next test must not meet.
+     */
+    private static void untilAWorkerAnswers() {
+        for (int attempt = 0; attempt < 10; attempt++) {
+            if ("success".equals(run("print(1)").get("status"))) {
+                return;
+            }
         }
     }
 
