@@ -14,6 +14,8 @@ import java.util.Optional;
 import java.util.function.BiFunction;
 import java.util.stream.Stream;
 
+import dev.pysandbox.bytecode.BytecodeFolder;
+
 /**
  * {@code install}, {@code uninstall} and {@code list} for the operator's package folder. A change never
  * touches the generation in use: it copies it into a new generation, changes that one, checks it, and only
@@ -143,6 +145,11 @@ public final class PackageInstaller {
                 Trees.copy(previous.get(), generation);
             }
             change.apply(generation);
+            // Installed packages get bytecode files as the standard library does, so that every fresh context
+            // shares their compiled code (BENCHMARKS.md, "Bytecode files"); without them they still run.
+            if (BytecodeFolder.compile(generation, BytecodeFolder.version()) instanceof BytecodeFolder.Outcome.Failed failed) {
+                out.println("Warning: the packages will run from source, compiled again by every call: " + failed.reason());
+            }
             Collection<String> modules = PackageFolder.modulesIn(generation);
             if (!modules.isEmpty()) {
                 out.println("Checking that " + String.join(", ", modules) + " import"

@@ -17,6 +17,7 @@ import org.graalvm.polyglot.SandboxPolicy;
 import org.graalvm.polyglot.io.FileSystem;
 import org.graalvm.polyglot.io.IOAccess;
 
+import dev.pysandbox.bytecode.BytecodeFolder;
 import dev.pysandbox.files.ReadOnlyFolder;
 import dev.pysandbox.files.SandboxFileSystem;
 import dev.pysandbox.packages.PackageFolder;
@@ -83,11 +84,31 @@ final class SandboxContexts implements AutoCloseable {
      * standard library, where every later context of every worker would have imported it).
      */
     private ReadOnlyFolder languageHome() {
+        Path prefix;
         try (Context probe = builder(new CallStreams()).allowIO(IOAccess.NONE).build()) {
-            String prefix = probe.eval("python", "__import__('sys').prefix").asString();
-            return new ReadOnlyFolder(Path.of(prefix), Path.of(prefix));
+            prefix = Path.of(probe.eval("python", "__import__('sys').prefix").asString());
+        }
+        compileStandardLibrary(prefix.resolve("lib"));
+        try {
+            return new ReadOnlyFolder(prefix, prefix);
         } catch (IOException e) {
             throw new IllegalStateException("cannot find GraalPy's standard library", e);
+        }
+    }
+
+    /**
+     * Gives the standard library its bytecode files, once per language home: contexts then share its compiled
+     * code instead of compiling it again each (BENCHMARKS.md, "Bytecode files"). A worker that cannot still
+     * serves, slower, and says why on stderr.
+     */
+    private void compileStandardLibrary(Path lib) {
+        switch (BytecodeFolder.ensure(lib, BytecodeFolder.version(engine))) {
+            case BytecodeFolder.Outcome.AlreadyCompiled done -> {
+            }
+            case BytecodeFolder.Outcome.Compiled compiled -> System.err.println("worker: compiled the standard library to "
+                    + compiled.files() + " bytecode files in " + compiled.millis() + " ms");
+            case BytecodeFolder.Outcome.Failed failed -> System.err.println("worker: the standard library runs from "
+                    + "source, every context compiling it anew: " + failed.reason());
         }
     }
 

@@ -1,0 +1,154 @@
+package dev.pysandbox.bytecode;
+
+import java.io.IOException;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.Comparator;
+import java.util.List;
+import java.util.stream.Stream;
+
+import org.graalvm.polyglot.Context;
+import org.graalvm.polyglot.Engine;
+import org.graalvm.polyglot.PolyglotException;
+import org.graalvm.polyglot.Source;
+import org.graalvm.polyglot.Value;
+import org.graalvm.polyglot.io.IOAccess;
+
+/**
+ * Has GraalPy compile a folder of Python modules to bytecode files ({@code .pyc}) once, so that contexts
+ * import them without compiling source.
+ *
+ * <p>Why: GraalPy 25.2 keeps the code of a module loaded from a bytecode file in a cache its engine shares
+ * with every context, and never drops it; a module loaded from source is compiled again, into new call
+ * targets, by every fresh context. GraalPy ships its standard library as source only and a sandboxed context
+ * cannot write, so without this step every call paid for compiling {@code csv}, {@code json},
+ * {@code statistics} and the rest anew (BENCHMARKS.md, "Bytecode files").
+ *
+ * <p>The files use GraalPy's own cache tag and unchecked hash-based validation: the folders they describe never
+ * change after they are written (a language home is unpacked per GraalPy version, a package generation is
+ * never changed once in use), so neither their times nor their content need checking at each import.
+ * Compilation runs in a context of its own that may write the folder; it runs no guest code.
+ */
+public final class BytecodeFolder {
+    /** Written last, naming what compiled the folder; a folder with a current stamp is not compiled again. */
+    static final String STAMP = ".pysandbox-bytecode";
+    private static final String LOCK = ".pysandbox-bytecode.lock";
+
+    /** What became of a folder: it already had its bytecode, got it now, or could not get it (and runs from source). */
+    public sealed interface Outcome {
+        record AlreadyCompiled() implements Outcome {
+        }
+
+        record Compiled(int files, long millis) implements Outcome {
+        }
+
+        record Failed(String reason) implements Outcome {
+        }
+    }
+
+    private static final Source COMPILE = Source.create("python", """
+            import compileall, py_compile, re, sys
+            def compile_folder(folder):
+                ok = compileall.compile_dir(folder, quiet=2, workers=1,
+                        invalidation_mode=py_compile.PycInvalidationMode.UNCHECKED_HASH,
+                        rx=re.compile(r'[/\\\\](test|tests|idlelib|tkinter|turtledemo)[/\\\\]'))
+                return (bool(ok), sys.implementation.cache_tag)
+            compile_folder
+            """);
+
+    private BytecodeFolder() {
+    }
+
+    /**
+     * Compiles every module under {@code folder} unless its stamp says this GraalPy did already. Safe to call
+     * from several processes at once: they take turns on a lock file, and the later ones find the stamp.
+     *
+     * @param graalPy the GraalPy that will read the files ({@link #version}); another version compiles anew
+     */
+    public static Outcome ensure(Path folder, String graalPy) {
+        return withLock(folder, graalPy, false);
+    }
+
+    /**
+     * Compiles every module under {@code folder}, whatever its stamp says: for a folder whose modules just
+     * changed (a package generation copied from the one before and then changed).
+     */
+    public static Outcome compile(Path folder, String graalPy) {
+        return withLock(folder, graalPy, true);
+    }
+
+    private static Outcome withLock(Path folder, String graalPy, boolean force) {
+        if (!Files.isDirectory(folder)) {
+            return new Outcome.Failed("no folder " + folder);
+        }
+        try (FileChannel channel = FileChannel.open(folder.resolve(LOCK), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+                FileLock lock = channel.lock()) {
+            Path stamp = folder.resolve(STAMP);
+            if (!force && Files.isRegularFile(stamp) && Files.readString(stamp).strip().equals(graalPy)) {
+                return new Outcome.AlreadyCompiled();
+            }
+            Files.deleteIfExists(stamp);
+            if (force) {
+                deleteBytecode(folder); // files of modules since removed would linger beside the new ones
+            }
+            long start = System.nanoTime();
+            String failure = compile(folder);
+            if (failure != null) {
+                return new Outcome.Failed(failure);
+            }
+            Files.writeString(stamp, graalPy + "\n");
+            return new Outcome.Compiled(count(folder), (System.nanoTime() - start) / 1_000_000);
+        } catch (IOException | RuntimeException e) {
+            return new Outcome.Failed(e.toString());
+        }
+    }
+
+    /** @return null when every module compiled, else why not */
+    private static String compile(Path folder) {
+        try (Context context = Context.newBuilder("python")
+                .allowIO(IOAccess.ALL)
+                .option("engine.WarnInterpreterOnly", "false")
+                .build()) {
+            Value result = context.eval(COMPILE).execute(folder.toAbsolutePath().toString());
+            return result.getArrayElement(0).asBoolean() ? null
+                    : "some modules did not compile (GraalPy " + result.getArrayElement(1).asString() + ")";
+        } catch (PolyglotException e) {
+            return "compileall failed: " + e.getMessage();
+        }
+    }
+
+    /** The GraalPy an engine runs, as a stamp names it. */
+    public static String version(Engine engine) {
+        return "GraalPy " + engine.getLanguages().get("python").getVersion();
+    }
+
+    /** The GraalPy on this class path, as a stamp names it. */
+    public static String version() {
+        try (Engine engine = Engine.newBuilder("python").option("engine.WarnInterpreterOnly", "false").build()) {
+            return version(engine);
+        }
+    }
+
+    private static void deleteBytecode(Path folder) throws IOException {
+        List<Path> caches;
+        try (Stream<Path> paths = Files.walk(folder)) {
+            caches = paths.filter(p -> p.getFileName().toString().equals("__pycache__") && Files.isDirectory(p)).toList();
+        }
+        for (Path cache : caches) {
+            try (Stream<Path> files = Files.walk(cache)) {
+                for (Path file : files.sorted(Comparator.reverseOrder()).toList()) {
+                    Files.delete(file);
+                }
+            }
+        }
+    }
+
+    private static int count(Path folder) throws IOException {
+        try (Stream<Path> files = Files.walk(folder)) {
+            return (int) files.filter(f -> f.getFileName().toString().endsWith(".pyc")).count();
+        }
+    }
+}

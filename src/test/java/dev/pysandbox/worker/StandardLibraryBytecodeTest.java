@@ -1,0 +1,80 @@
+package dev.pysandbox.worker;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+
+import java.util.Optional;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import dev.pysandbox.execution.AnswerBudget;
+import dev.pysandbox.worker.SandboxContexts.PreparedContext;
+
+/**
+ * A worker's contexts import the standard library from bytecode files, compiling no source: the rule that lets
+ * every fresh context share the engine's compiled code (BENCHMARKS.md, "Bytecode files").
+ */
+class StandardLibraryBytecodeTest {
+    /** Counts, in a fresh context, every module importlib compiles from source while the code imports. */
+    private static final String COUNT_SOURCE_COMPILATIONS = """
+            import importlib._bootstrap_external as external
+            compiled = []
+            original = external.SourceLoader.source_to_code
+            def counting(self, data, path, *args, **kwargs):
+                compiled.append(path)
+                return original(self, data, path, *args, **kwargs)
+            external.SourceLoader.source_to_code = counting
+            import csv, json, statistics, random, difflib, dataclasses, string, textwrap, fractions, decimal
+            import argparse, calendar, email.parser, html.parser, logging, pprint, shlex, typing, uuid, zipfile
+            result = compiled
+            """;
+
+    private static SandboxContexts contexts;
+
+    @BeforeAll
+    static void engine() {
+        contexts = new SandboxContexts(WorkerSettings.forImportCheck(), Optional::empty, new ToolBridge(event -> { }));
+    }
+
+    @AfterAll
+    static void close() {
+        contexts.close();
+    }
+
+    @Test
+    void freshContextsImportTheStandardLibraryWithoutCompilingSource() {
+        for (int i = 0; i < 3; i++) {
+            PreparedContext prepared = contexts.prepare(false);
+            try {
+                RunOutcome outcome = prepared.runner().run(COUNT_SOURCE_COMPILATIONS, "<string>", 65_536, null, "{}",
+                        AnswerBudget.ERROR_MESSAGE_CHARS);
+                assertEquals(0, outcome.exitCode(), outcome.errorMessage());
+                assertEquals("[]", outcome.result().json(), "modules compiled from source in context " + i);
+            } finally {
+                prepared.context().close(true);
+            }
+        }
+    }
+
+    @Test
+    void theStandardLibrarysBytecodeIsReadOnlyToCode() {
+        PreparedContext prepared = contexts.prepare(false);
+        try {
+            RunOutcome outcome = prepared.runner().run("""
+                    import json, importlib.util
+                    cached = importlib.util.cache_from_source(json.__file__)
+                    try:
+                        open(cached, 'wb').write(b'planted')
+                        result = 'written'
+                    except OSError as e:
+                        result = type(e).__name__
+                    """, "<string>", 65_536, null, "{}", AnswerBudget.ERROR_MESSAGE_CHARS);
+            assertEquals(0, outcome.exitCode(), outcome.errorMessage());
+            assertNotEquals("\"written\"", outcome.result().json());
+        } finally {
+            prepared.context().close(true);
+        }
+    }
+}
