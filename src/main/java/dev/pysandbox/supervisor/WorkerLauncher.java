@@ -86,7 +86,7 @@ public final class WorkerLauncher implements WorkerStarter {
         WorkerSettings settings = new WorkerSettings(config.captureBytes(), config.stopAfterBytes(),
                 config.readyContexts(), Math.max(100, config.killGrace().toMillis() / 3), config.imports(),
                 config.strictBuiltins(), config.preload(), config.packagesDir().toString(), config.fileLimits(),
-                config.autoInstall() ? List.copyOf(KnownPackages.modules()) : List.of());
+                config.autoInstall() ? List.copyOf(KnownPackages.modules()) : List.of(), config.warmUpRuns());
         // run_python's working directory is read in the worker (run-python.read-working-directory), so the
         // OS layer must show the run root to it, read-only.
         List<Path> shown = config.runReadsWorkingDirectory()

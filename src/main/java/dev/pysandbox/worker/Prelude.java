@@ -1,8 +1,5 @@
 package dev.pysandbox.worker;
 
-import java.io.IOException;
-import java.io.InputStream;
-import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -99,14 +96,6 @@ final class Prelude {
     }
 
     private static String read(String file) {
-        String resource = "prelude/" + file + ".py";
-        try (InputStream in = Prelude.class.getResourceAsStream(resource)) {
-            if (in == null) {
-                throw new IllegalStateException(resource + " missing from the worker's resources");
-            }
-            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
-        } catch (IOException e) {
-            throw new IllegalStateException("cannot read " + resource, e);
-        }
+        return GuestSource.read("prelude/" + file + ".py");
     }
 }

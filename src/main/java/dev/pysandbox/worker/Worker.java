@@ -15,6 +15,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import dev.pysandbox.execution.ExecutionResult;
 import dev.pysandbox.wire.Decoded;
@@ -42,12 +43,16 @@ final class Worker {
     private final ExecutorService janitor = Executors.newSingleThreadExecutor(daemon("context-closer"));
     private final ScheduledExecutorService watchdog = Executors.newScheduledThreadPool(1, daemon("call-watchdog"));
     private volatile PythonCall current;
+    /** Calls received and not yet answered: the warm-up runs only while there are none. */
+    private final AtomicInteger callsInFlight = new AtomicInteger();
+    private final WarmUp warmUp;
 
     Worker(WorkerSettings settings, PrintStream protocol) {
         this.settings = settings;
         this.protocol = protocol;
         this.contexts = new SandboxContexts(settings, tools);
         this.ready = new ArrayBlockingQueue<>(Math.max(1, settings.readyContexts()));
+        this.warmUp = new WarmUp(contexts, settings.warmUpRuns(), () -> callsInFlight.get() == 0);
     }
 
     /** Serves commands until stdin closes; the supervisor closes it to stop the worker. */
@@ -72,7 +77,18 @@ final class Worker {
 
     private void serve(WorkerCommand command) {
         switch (command) {
-            case WorkerCommand.Call call -> calls.execute(() -> execute(call));
+            case WorkerCommand.Call call -> {
+                // Counted before the warm-up is told, which looks at the count after publishing its snippet.
+                callsInFlight.incrementAndGet();
+                janitor.execute(warmUp::yieldToCall);
+                calls.execute(() -> {
+                    try {
+                        execute(call);
+                    } finally {
+                        callsInFlight.decrementAndGet();
+                    }
+                });
+            }
             case WorkerCommand.ToolResult result -> tools.deliver(result.id(), result.seq(), result.reply());
             case WorkerCommand.Cancel cancel -> cancel(cancel.id());
             case WorkerCommand.CloseSession close -> closeSession(close.session());
@@ -97,6 +113,9 @@ final class Worker {
                     // (the linked worker JDK has no default CDS archive).
                     boolean aotCache = System.getProperty("java.vm.info", "").contains("sharing");
                     send(new WorkerEvent.Ready(contexts.implementationName(), aotCache));
+                    if (settings.warmUpRuns() > 0) {
+                        daemon("warm-up").newThread(warmUp).start();
+                    }
                 }
             } catch (InterruptedException e) {
                 return;

@@ -26,12 +26,13 @@ import dev.pysandbox.files.FileLimits;
  *                           policy allows; the others are dropped here)
  * @param packagesDir        the operator's package folder on the host ({@code packages.dir}); empty for none
  * @param files              the caps on each context's scratch files
+ * @param warmUpRuns         how many snippets of the training workload a new worker runs while idle ({@link WarmUp})
  * @param autoInstall        modules the server installs when code imports them missing ({@code packages.auto-install});
  *                           the import error then says "retry" (those the import policy refuses are dropped here)
  */
 public record WorkerSettings(int captureBytes, long stopAfterBytes, int readyContexts, long interruptWaitMillis,
         ImportPolicy imports, boolean strictBuiltins, List<String> preload, String packagesDir, FileLimits files,
-        List<String> autoInstall) {
+        List<String> autoInstall, int warmUpRuns) {
     static final String PREFIX = "pysandbox.worker.";
     /** The names {@link #fromProperties} requires: every setting {@link #asSystemProperties} writes, whatever its value. */
     private static final List<String> REQUIRED = List.copyOf(forImportCheck().asProperties().keySet());
@@ -69,6 +70,7 @@ public record WorkerSettings(int captureBytes, long stopAfterBytes, int readyCon
         properties.put("packagesDir", packagesDir);
         properties.put("files", files.encode());
         properties.put("autoInstall", String.join(",", autoInstall));
+        properties.put("warmUpRuns", Integer.toString(warmUpRuns));
         return properties;
     }
 
@@ -101,7 +103,8 @@ public record WorkerSettings(int captureBytes, long stopAfterBytes, int readyCon
                 modules(value.apply("preload")),
                 value.apply("packagesDir"),
                 parse(value, "files", FileLimits::parse),
-                modules(value.apply("autoInstall")));
+                modules(value.apply("autoInstall")),
+                parse(value, "warmUpRuns", Integer::parseInt));
     }
 
     /**
@@ -113,7 +116,7 @@ public record WorkerSettings(int captureBytes, long stopAfterBytes, int readyCon
      */
     static WorkerSettings forImportCheck() {
         return new WorkerSettings(65_536, 1_048_576, 1, 500, ImportPolicy.unrestricted(), false, List.of(), "",
-                FileLimits.DEFAULT, List.of());
+                FileLimits.DEFAULT, List.of(), 0);
     }
 
     private static <T> T parse(Function<String, String> value, String name, Function<String, T> parser) {

@@ -132,7 +132,7 @@ class SettingsTest {
                 .with("imports.deny", "statistics", "test"));
         assertEquals(java.util.List.of("json", "statistics", "socket"), config.preload());
         WorkerSettings settings = new WorkerSettings(1024, 4096, 2, 100, config.imports(), false, config.preload(), "",
-                dev.pysandbox.files.FileLimits.DEFAULT, java.util.List.of());
+                dev.pysandbox.files.FileLimits.DEFAULT, java.util.List.of(), 0);
         assertEquals(java.util.List.of("json"), settings.preload(), "socket is outside the profile, statistics denied");
         String message = assertThrows(ConfigException.class, () -> ServerConfig.from(
                 Settings.defaults().with("worker.preload", "json;import os", "test"))).getMessage();

@@ -1,6 +1,8 @@
 package dev.pysandbox.worker;
 
 import java.io.OutputStream;
+import java.lang.management.ManagementFactory;
+import java.lang.management.MemoryMXBean;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -43,6 +45,10 @@ public final class ContextCostProbe {
         String variant = args[0];
         if (variant.equals("fib-again")) {
             fibAgain();
+            return;
+        }
+        if (variant.equals("heap")) {
+            heapAfterContexts();
             return;
         }
         Supplier<PreparedContext> contexts = switch (variant) {
@@ -99,6 +105,41 @@ public final class ContextCostProbe {
         System.out.println("| prelude runner (compile and exec) |" + runner + " |");
         System.out.println("| cached polyglot Source |" + source + " |");
         System.exit(0);
+    }
+
+    /** What each context of the heap variant runs: the imports and work of a typical agent snippet. */
+    private static final String AGENT_IMPORTS = """
+            import csv, json, statistics, random, difflib, dataclasses, string, textwrap, fractions, decimal, re, io
+            rows = list(csv.DictReader(io.StringIO('a,b\\n1,2\\n3,4\\n')))
+            result = [json.dumps(rows), statistics.mean(random.Random(1).random() for _ in range(1000)),
+                      difflib.SequenceMatcher(None, 'abcd', 'abed').ratio(), re.findall(r'\\w+', 'x y z')]
+            """;
+
+    /**
+     * Whether closed contexts leave anything behind: the live heap after a full collection, after 10 and after
+     * 100 fresh contexts that each import and use a dozen standard modules (issue 24's target: flat within 10%).
+     */
+    private static void heapAfterContexts() {
+        SandboxContexts contexts = new SandboxContexts(WorkerSettings.fromSystemProperties(), new ToolBridge(event -> { }));
+        StringBuilder row = new StringBuilder("| live heap after a full GC, MB, after contexts 10, 25, 50, 75, 100 |");
+        for (int i = 1; i <= 100; i++) {
+            PreparedContext prepared = contexts.prepare(false);
+            prepared.runner().run(AGENT_IMPORTS, "<string>", 1024, null, "{}", AnswerBudget.ERROR_MESSAGE_CHARS);
+            prepared.context().close(true);
+            if (i == 10 || i % 25 == 0) {
+                row.append(String.format(" %.1f", liveHeapMegabytes()));
+            }
+        }
+        System.out.println(row + " |");
+        System.exit(0);
+    }
+
+    private static double liveHeapMegabytes() {
+        MemoryMXBean memory = ManagementFactory.getMemoryMXBean();
+        for (int i = 0; i < 3; i++) {
+            System.gc();
+        }
+        return memory.getHeapMemoryUsage().getUsed() / (1024.0 * 1024.0);
     }
 
     /**

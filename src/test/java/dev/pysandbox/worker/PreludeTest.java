@@ -91,7 +91,7 @@ class PreludeTest {
 
     private static SandboxContexts contexts(ImportPolicy imports, boolean strictBuiltins) {
         WorkerSettings settings = new WorkerSettings(65_536, 1_048_576, 1, 500, imports, strictBuiltins, List.of(), "",
-                FileLimits.DEFAULT, List.of());
+                FileLimits.DEFAULT, List.of(), 0);
         return new SandboxContexts(settings, Optional::empty, new ToolBridge(event -> { }));
     }
 

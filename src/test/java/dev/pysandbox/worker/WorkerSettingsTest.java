@@ -20,7 +20,7 @@ import dev.pysandbox.files.FileLimits;
 class WorkerSettingsTest {
     private static final WorkerSettings CONFIGURED = new WorkerSettings(4096, 8192, 2, 300,
             ImportPolicy.standard(), true, List.of("json", "math"), "/srv/packages",
-            new FileLimits(1 << 20, 10, 4096), List.of("numpy"));
+            new FileLimits(1 << 20, 10, 4096), List.of("numpy"), 200);
 
     /** The system properties a worker's command line sets, as the worker's JVM reads them. */
     private static Properties commandLine(WorkerSettings settings) {
@@ -52,7 +52,7 @@ class WorkerSettingsTest {
     @Test
     void aWorkerMissingAnySettingRefusesToStartAndNamesIt() {
         Properties all = commandLine(CONFIGURED);
-        assertEquals(10, all.size(), "every setting is on the command line");
+        assertEquals(11, all.size(), "every setting is on the command line");
         for (String name : all.stringPropertyNames()) {
             Properties missingOne = commandLine(CONFIGURED);
             missingOne.remove(name);
