@@ -4,6 +4,7 @@ import java.util.List;
 import java.util.function.BooleanSupplier;
 
 import org.graalvm.polyglot.Context;
+import org.graalvm.polyglot.PolyglotException;
 
 import dev.pysandbox.execution.AnswerBudget;
 import dev.pysandbox.worker.SandboxContexts.PreparedContext;
@@ -15,9 +16,10 @@ import dev.pysandbox.worker.SandboxContexts.PreparedContext;
  * calls (BENCHMARKS.md, "Warm-up"): the JVM had yet to compile GraalPy's interpreter, and the standard
  * library's shared code had yet to run. The workload is not the benchmark's corpus, which stays the yardstick.
  *
- * <p>It never holds up a call: it runs a snippet only while no call is waiting or running, and a call that arrives
- * cancels the snippet in progress (its context is closed from the call's side, and the snippet's thread unwinds on
- * its own). Each snippet gets a fresh context, closed after it, so it leaves nothing a call could see.
+ * <p>It never holds up a call: it runs a snippet only while the worker is idle (no call waiting or running, its
+ * ready contexts built), and a call that arrives cancels the snippet in progress (its context is closed from the
+ * call's side, and the snippet's thread unwinds on its own). Each snippet gets a fresh context, closed after it,
+ * so it leaves nothing a call could see.
  */
 final class WarmUp implements Runnable {
     static final List<String> SNIPPETS = List.of("01_tables", "02_records", "03_text", "04_dates", "05_numbers",
@@ -57,12 +59,14 @@ final class WarmUp implements Runnable {
                 next++;
             } catch (InterruptedException e) {
                 return;
-            } catch (RuntimeException e) {
-                // A snippet cancelled by an arriving call lands here; one that failed otherwise is not worth
-                // stopping the worker for: it warms less, and says so.
-                if (running == null && idle.getAsBoolean()) {
+            } catch (PolyglotException e) {
+                if (!e.isCancelled()) { // cancelled: a call arrived, as it should
                     System.err.println("worker: a warm-up snippet failed: " + e);
                 }
+                next++;
+            } catch (RuntimeException e) {
+                // A snippet that failed is not worth stopping the worker for: it warms less, and says so.
+                System.err.println("worker: a warm-up snippet failed: " + e);
                 next++;
             }
         }

@@ -43,7 +43,7 @@ final class Worker {
     private final ExecutorService janitor = Executors.newSingleThreadExecutor(daemon("context-closer"));
     private final ScheduledExecutorService watchdog = Executors.newScheduledThreadPool(1, daemon("call-watchdog"));
     private volatile PythonCall current;
-    /** Calls received and not yet answered: the warm-up runs only while there are none. */
+    /** Calls received and not yet answered. */
     private final AtomicInteger callsInFlight = new AtomicInteger();
     private final WarmUp warmUp;
 
@@ -52,7 +52,10 @@ final class Worker {
         this.protocol = protocol;
         this.contexts = new SandboxContexts(settings, tools);
         this.ready = new ArrayBlockingQueue<>(Math.max(1, settings.readyContexts()));
-        this.warmUp = new WarmUp(contexts, settings.warmUpRuns(), () -> callsInFlight.get() == 0);
+        // Idle means no call waiting or running and every ready context built: the contexts the next calls take
+        // come before warming.
+        this.warmUp = new WarmUp(contexts, settings.warmUpRuns(),
+                () -> callsInFlight.get() == 0 && ready.remainingCapacity() == 0);
     }
 
     /** Serves commands until stdin closes; the supervisor closes it to stop the worker. */
