@@ -27,14 +27,18 @@ import org.graalvm.polyglot.io.IOAccess;
  * cannot write, so without this step every call paid for compiling {@code csv}, {@code json},
  * {@code statistics} and the rest anew (BENCHMARKS.md, "Bytecode files").
  *
- * <p>The files use GraalPy's own cache tag and unchecked hash-based validation: the folders they describe never
- * change after they are written (a language home is unpacked per GraalPy version, a package generation is
- * never changed once in use), so neither their times nor their content need checking at each import.
+ * <p>The files use GraalPy's own cache tag and the default validation, by the source's time and size. Not the
+ * hash-based kind, which would not care about unpacking times: GraalPy 25.2 keys the code of a hash-based file
+ * by the wrong eight bytes, so when it reads the file again (to trace code, {@code sys.settrace}) it finds a
+ * "header mismatch" and the call fails. The folders never change once compiled (a language home is unpacked
+ * per GraalPy version, a package generation is never changed once in use), so the times stay valid.
  * Compilation runs in a context of its own that may write the folder; it runs no guest code.
  */
 public final class BytecodeFolder {
-    /** Written last, naming what compiled the folder; a folder with a current stamp is not compiled again. */
+    /** Written last, naming what compiled the folder and how; a folder with a current stamp is not compiled again. */
     static final String STAMP = ".pysandbox-bytecode";
+    /** How the files are validated, in the stamp: a folder compiled another way is compiled again. */
+    private static final String VALIDATION = "timestamp";
     private static final String LOCK = ".pysandbox-bytecode.lock";
 
     /** What became of a folder: it already had its bytecode, got it now, or could not get it (and runs from source). */
@@ -53,7 +57,7 @@ public final class BytecodeFolder {
             import compileall, py_compile, re, sys
             def compile_folder(folder):
                 ok = compileall.compile_dir(folder, quiet=2, workers=1,
-                        invalidation_mode=py_compile.PycInvalidationMode.UNCHECKED_HASH,
+                        invalidation_mode=py_compile.PycInvalidationMode.TIMESTAMP,
                         rx=re.compile(r'[/\\\\](test|tests|idlelib|tkinter|turtledemo)[/\\\\]'))
                 return (bool(ok), sys.implementation.cache_tag)
             compile_folder
@@ -87,7 +91,7 @@ public final class BytecodeFolder {
         try (FileChannel channel = FileChannel.open(folder.resolve(LOCK), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
                 FileLock lock = channel.lock()) {
             Path stamp = folder.resolve(STAMP);
-            if (!force && Files.isRegularFile(stamp) && Files.readString(stamp).strip().equals(graalPy)) {
+            if (!force && Files.isRegularFile(stamp) && Files.readString(stamp).strip().equals(graalPy + " " + VALIDATION)) {
                 return new Outcome.AlreadyCompiled();
             }
             Files.deleteIfExists(stamp);
@@ -99,7 +103,7 @@ public final class BytecodeFolder {
             if (failure != null) {
                 return new Outcome.Failed(failure);
             }
-            Files.writeString(stamp, graalPy + "\n");
+            Files.writeString(stamp, graalPy + " " + VALIDATION + "\n");
             return new Outcome.Compiled(count(folder), (System.nanoTime() - start) / 1_000_000);
         } catch (IOException | RuntimeException e) {
             return new Outcome.Failed(e.toString());

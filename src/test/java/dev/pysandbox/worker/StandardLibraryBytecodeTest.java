@@ -2,6 +2,7 @@ package dev.pysandbox.worker;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.Optional;
 
@@ -73,6 +74,31 @@ class StandardLibraryBytecodeTest {
                     """, "<string>", 65_536, null, "{}", AnswerBudget.ERROR_MESSAGE_CHARS);
             assertEquals(0, outcome.exitCode(), outcome.errorMessage());
             assertNotEquals("\"written\"", outcome.result().json());
+        } finally {
+            prepared.context().close(true);
+        }
+    }
+
+    /** Tracing needs a code unit's bytecode again, which must not mean reading the file anew (GraalPy's default). */
+    @Test
+    void traceFunctionsWorkOnStandardLibraryCodeLoadedFromBytecode() {
+        PreparedContext prepared = contexts.prepare(false);
+        try {
+            RunOutcome outcome = prepared.runner().run("""
+                    import sys, json
+                    seen = set()
+                    def trace(frame, event, arg):
+                        seen.add(frame.f_code.co_filename.rsplit('/', 2)[-2:][0])
+                        return trace
+                    sys.settrace(trace)
+                    json.dumps({'a': [1, 2]}, indent=1)
+                    import statistics
+                    statistics.mean([1, 2, 3])
+                    sys.settrace(None)
+                    result = sorted(seen)
+                    """, "<string>", 65_536, null, "{}", AnswerBudget.ERROR_MESSAGE_CHARS);
+            assertEquals(0, outcome.exitCode(), outcome.errorMessage());
+            assertTrue(outcome.result().json().contains("json"), outcome.result().json());
         } finally {
             prepared.context().close(true);
         }
