@@ -51,12 +51,8 @@ class FreshCallIsolationIT {
         server.close();
     }
 
-    /**
-     * What the change does in the call that makes it: shows (VISIBLE); is refused by Python and does not show even
-     * there (REFUSED); or shows unless the sandbox blocks the call (VISIBLE_UNLESS_BLOCKED), which replaces the
-     * worker, so that the next call runs on a new one.
-     */
-    enum Effect { VISIBLE, REFUSED, VISIBLE_UNLESS_BLOCKED }
+    /** What the change does in the call that makes it: shows (VISIBLE), or is refused by Python and does not show even there (REFUSED). */
+    enum Effect { VISIBLE, REFUSED }
 
     /** What a row is about: the state the issue lists, a preloaded module, a type of frozen code, an attack. */
     enum Kind { STATE, PRELOADED, FROZEN, ATTACK }
@@ -237,13 +233,11 @@ class FreshCallIsolationIT {
                 attack("attackAnAtexitHandlerNeverRunsInAnotherCall", Effect.VISIBLE,
                         "import atexit\natexit.register(print, 'an atexit handler of an earlier call ran')",
                         "import atexit\nprint(atexit._ncallbacks())"),
-                // Under a trace or profile function, GraalPy 25.2.4 fails with an internal error in some contexts of a
-                // worker (an import, even none at all), which the sandbox reports as blocked and answers by replacing
-                // the worker. The report takes sys from the change's globals when it is there, so it imports nothing.
-                attack("attackATraceFunctionIsGone", Effect.VISIBLE_UNLESS_BLOCKED,
+                // The report takes sys from the change's globals when it is there, so it imports nothing under the hook.
+                attack("attackATraceFunctionIsGone", Effect.VISIBLE,
                         "import sys\nsys.settrace(lambda *a: None)",
                         "sys = globals()['sys'] if 'sys' in globals() else __import__('sys')\nprint(sys.gettrace())"),
-                attack("attackAProfileFunctionIsGone", Effect.VISIBLE_UNLESS_BLOCKED,
+                attack("attackAProfileFunctionIsGone", Effect.VISIBLE,
                         "import sys\nsys.setprofile(lambda *a: None)",
                         "sys = globals()['sys'] if 'sys' in globals() else __import__('sys')\nprint(sys.getprofile())"),
                 attack("attackThreadingTraceAndProfileHooksAreGone", Effect.VISIBLE,
@@ -322,21 +316,15 @@ class FreshCallIsolationIT {
         String pristine = seen(succeeded(server.python(row.report())));
         long worker = theWorker();
         Map<String, Object> change = server.python(row.change() + "\n" + row.report());
-        boolean blocked = row.effect() == Effect.VISIBLE_UNLESS_BLOCKED
-                && String.valueOf(change.get("error_message")).startsWith("Blocked by the sandbox");
-        if (!blocked) {
-            String changed = seen(succeeded(change));
-            if (row.effect() == Effect.REFUSED) {
-                assertTrue(pristine.contains("TypeError"), pristine);
-                assertEquals(pristine, changed, "a refused change showed in its own call");
-            } else {
-                assertNotEquals(pristine, changed, "the change does not show even in its own call, so this row proves nothing");
-            }
+        String changed = seen(succeeded(change));
+        if (row.effect() == Effect.REFUSED) {
+            assertTrue(pristine.contains("TypeError"), pristine);
+            assertEquals(pristine, changed, "a refused change showed in its own call");
+        } else {
+            assertNotEquals(pristine, changed, "the change does not show even in its own call, so this row proves nothing");
         }
         assertEquals(pristine, seen(succeeded(server.python(row.report()))), "the next call saw the change");
-        if (!blocked) {
-            assertEquals(worker, theWorker(), "the two calls ran on different workers, so this row could not fail");
-        }
+        assertEquals(worker, theWorker(), "the two calls ran on different workers, so this row could not fail");
     }
 
     /** The changes of the issue's list, then a runaway loop: a call stopped at its timeout leaves nothing either. */
