@@ -58,7 +58,7 @@ public record ServerConfig(
         HttpSettings http,
         String logLevel) {
 
-    /** Heap the Graal compiler needs in a worker on top of worker.heap; see WorkerLauncher.workerHeap. */
+    /** Heap the Graal compiler needs in a worker on top of worker.heap; see supervisor/WorkerKind.heap. */
     public static final long JIT_HEADROOM_MB = 768;
 
     private static final Set<String> LOG_LEVELS = Set.of("error", "warn", "info", "debug", "trace");

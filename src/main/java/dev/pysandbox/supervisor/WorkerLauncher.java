@@ -18,8 +18,8 @@ import dev.pysandbox.execution.AnswerBudget;
 import dev.pysandbox.worker.WorkerSettings;
 
 /**
- * Starts worker JVMs: the same Java and class path as this server, plus the flags that make a worker safe
- * to hand guest code to.
+ * Starts worker JVMs: the Java and class path of their kind ({@link WorkerRuntime}), plus the flags that make a
+ * worker safe to hand guest code to.
  *
  * <ul>
  *   <li>{@code -Xrs}: without it guest code can kill the worker with {@code signal.raise_signal(SIGTERM)} or
@@ -33,7 +33,6 @@ import dev.pysandbox.worker.WorkerSettings;
 public final class WorkerLauncher implements WorkerStarter {
     private static final org.slf4j.Logger log = org.slf4j.LoggerFactory.getLogger(WorkerLauncher.class);
     private final WorkerRuntime runtime;
-    private final String classPath;
     private final String heap;
     private final Path resourceCache;
     private final List<String> extraJvmOptions;
@@ -42,16 +41,15 @@ public final class WorkerLauncher implements WorkerStarter {
 
     /**
      * @param jit       {@code off} or {@code auto}: whether workers run interpreter-only or with the Graal JIT
-     *                  the build prepared (see {@link WorkerRuntime})
+     *                  the build prepared (see {@link WorkerKind})
      * @param osSandbox {@code auto}, {@code off} or {@code required}: whether workers run inside the OS layer
      *                  (see {@link OsSandbox}); detection happens here, once, and its outcome is logged
      * @param shownFolders host folders workers read for their calls, which the OS layer must show read-only
      */
     public WorkerLauncher(String heap, Path resourceCache, List<String> extraJvmOptions, WorkerSettings settings,
             String jit, String osSandbox, List<Path> shownFolders) throws IOException {
-        this.classPath = workerClassPath();
         Path runtimeDirectory = WorkerRuntimeBuilder.defaultDirectory();
-        this.runtime = WorkerRuntime.locate(runtimeDirectory, jit, classPath);
+        this.runtime = WorkerRuntime.locate(runtimeDirectory, WorkerKind.forJitSetting(jit), workerClassPath());
         if (runtime.fallback()) {
             log.warn("workers run {}", runtime.description());
         } else {
@@ -62,7 +60,7 @@ public final class WorkerLauncher implements WorkerStarter {
         this.extraJvmOptions = List.copyOf(extraJvmOptions);
         this.settings = settings;
         Files.createDirectories(resourceCache);
-        List<Path> readable = new ArrayList<>(OsSandbox.readablePaths(classPath));
+        List<Path> readable = new ArrayList<>(OsSandbox.readablePaths(runtime.classPath()));
         readable.add(runtime.java().getParent().getParent());
         readable.add(runtimeDirectory);
         if (!settings.packagesDir().isEmpty()) {
@@ -73,7 +71,10 @@ public final class WorkerLauncher implements WorkerStarter {
         this.osSandbox = OsSandbox.detect(OsSandbox.mode(osSandbox), resourceCache, readable);
     }
 
-    /** This server's class path, absolute, because the worker starts in another directory. */
+    /**
+     * This server's class path, absolute, because the worker starts in another directory; the interpreter-only
+     * workers' class path too.
+     */
     static String workerClassPath() {
         return Arrays.stream(System.getProperty("java.class.path").split(File.pathSeparator))
                 .filter(entry -> !entry.isBlank())
@@ -120,7 +121,7 @@ public final class WorkerLauncher implements WorkerStarter {
         command.add(runtime.java().toString());
         command.addAll(runtime.jvmOptions());
         command.add("-Xrs");
-        command.add("-Xmx" + workerHeap(heap, runtime.optimizing()));
+        command.add("-Xmx" + runtime.kind().heap(heap));
         // Parallel GC unless worker.jvm-options picks another (two GC flags would stop the JVM); chosen by
         // measurement against G1, see BENCHMARKS.md.
         if (extraJvmOptions.stream().noneMatch(GC_SELECTORS::contains)) {
@@ -132,7 +133,7 @@ public final class WorkerLauncher implements WorkerStarter {
         command.add("-XX:+ExitOnOutOfMemoryError");
         command.add("-XX:+DisplayVMOutputToStderr"); // stdout carries the protocol only
         command.add("--enable-native-access=ALL-UNNAMED");
-        if (runtime.optimizing() || Runtime.version().feature() >= 23) { // the prepared runtime is JDK 25
+        if (runtime.kind() == WorkerKind.JIT || Runtime.version().feature() >= 23) { // the prepared runtime is JDK 25
             // Truffle still uses sun.misc.Unsafe; JDK 23+ warns on stderr without this.
             command.add("--sun-misc-unsafe-memory-access=allow");
         }
@@ -142,26 +143,10 @@ public final class WorkerLauncher implements WorkerStarter {
         command.addAll(List.of(settings.asSystemProperties()));
         command.addAll(extraJvmOptions);
         command.add("-cp");
-        command.add(classPath);
+        command.add(runtime.classPath());
         command.add(WorkerMain.class.getName());
         return command;
     }
-
-    /**
-     * The -Xmx for a worker. The Graal compiler runs inside the worker's heap and builds graphs of several
-     * hundred megabytes while it compiles GraalPy's interpreter (measured: a worker capped at 512m died of
-     * OutOfMemoryError after about 350 fresh-context calls with the JIT on, none without). So with the
-     * JIT the compiler gets its own headroom on top of the guest's budget.
-     */
-    static String workerHeap(String guestHeap, boolean optimizing) {
-        if (!optimizing) {
-            return guestHeap;
-        }
-        return (ServerConfig.heapBytes(guestHeap) / (1024 * 1024) + JIT_HEADROOM_MB) + "m";
-    }
-
-    /** Heap the Graal compiler needs on top of the guest's budget; see {@link #workerHeap}. */
-    static final long JIT_HEADROOM_MB = ServerConfig.JIT_HEADROOM_MB;
 
     /** The flags that choose a collector; tuning flags such as -XX:+UseAdaptiveSizePolicyWithSystemGC do not. */
     private static final Set<String> GC_SELECTORS = Set.of("-XX:+UseSerialGC", "-XX:+UseParallelGC",

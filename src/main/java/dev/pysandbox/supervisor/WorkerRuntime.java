@@ -13,7 +13,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The Java a worker runs on, and the JVM options that go with it.
+ * The Java a worker runs on, its class path, and the JVM options that go with them.
  *
  * <p>The build prepares {@code worker-runtime/} beside the server jar ({@link WorkerRuntimeBuilder}):
  * <ul>
@@ -23,10 +23,10 @@ import org.slf4j.LoggerFactory;
  *       that option is given (measured: "AOT cache is disabled when the --upgrade-module-path option is
  *       specified"). Without the placeholder the compiler comes in on the plain module path, and the JIT
  *       and the AOT cache work together.</li>
- *   <li>{@code compiler/}: the Graal compiler jars, the same version as GraalPy.</li>
- *   <li>{@code worker-interpreter.aot} and {@code worker.aot}: JDK AOT caches trained on a worker of each kind
- *       (interpreter-only, JIT), which halve a worker's start. The JVM takes a cache only with the options it
- *       was trained with, hence one per kind.</li>
+ *   <li>{@code compiler/}: the Graal compiler jars, of the JIT workers' GraalPy line ({@link WorkerKind}).</li>
+ *   <li>{@code jit-lib/}: the JIT workers' class path, with their own GraalPy ({@link WorkerKind#JIT_LIB}).</li>
+ *   <li>{@code worker-interpreter.aot} and {@code worker-jit.aot}: JDK AOT caches trained on a worker of each
+ *       kind, which halve a worker's start ({@link WorkerKind#aotCache}).</li>
  * </ul>
  * {@code worker.jit=off}, the default, runs GraalPy interpreter-only: on two cores the JIT costs agent code
  * more than it returns, because the code is new every call and its compiled code dies with its context
@@ -41,55 +41,58 @@ public final class WorkerRuntime {
 
     static final String JDK_DIR = "jdk";
     static final String COMPILER_DIR = "compiler";
-    /** The JIT workers' AOT cache; beside each cache, {@code NAME.classpath} is the class path it was trained with. */
-    static final String AOT_CACHE = "worker.aot";
-    /** The interpreter-only workers' AOT cache. */
-    static final String INTERPRETER_AOT_CACHE = "worker-interpreter.aot";
     /** Selects Truffle's interpreter-only runtime without first looking for the optimizing one. */
     static final String FALLBACK_RUNTIME = "-Dtruffle.UseFallbackRuntime=true";
 
     private final Path java;
     private final List<String> jvmOptions;
-    private final boolean optimizing;
+    private final WorkerKind kind;
+    private final String classPath;
     private final String description;
     private final boolean offersAotCache;
     private final boolean fallback;
     private final AtomicBoolean fallbackReported = new AtomicBoolean();
     private final AtomicBoolean aotRefusalReported = new AtomicBoolean();
 
-    private WorkerRuntime(Path java, List<String> jvmOptions, boolean optimizing, String description, boolean fallback) {
+    private WorkerRuntime(Path java, List<String> jvmOptions, WorkerKind kind, String classPath, String description,
+            boolean fallback) {
         this.fallback = fallback;
         this.java = java;
         this.jvmOptions = List.copyOf(jvmOptions);
-        this.optimizing = optimizing;
+        this.kind = kind;
+        this.classPath = classPath;
         this.description = description;
         this.offersAotCache = jvmOptions.stream().anyMatch(option -> option.startsWith("-XX:AOTCache="));
     }
 
     /**
-     * @param dir       the prepared folder (may be missing)
-     * @param jit       {@code auto}: the optimizing runtime when the folder has it; {@code off}: interpreter only
-     * @param classPath the workers' class path, which must match the one the AOT cache was trained on
+     * @param dir             the prepared folder (may be missing)
+     * @param kind            the kind asked for; {@link WorkerKind#JIT} falls back to the server's Java,
+     *                        interpreter-only, when the folder lacks it
+     * @param serverClassPath the server's class path, which interpreter-only workers share
      */
-    static WorkerRuntime locate(Path dir, String jit, String classPath) {
+    static WorkerRuntime locate(Path dir, WorkerKind kind, String serverClassPath) {
         Path java = dir.resolve(JDK_DIR).resolve("bin").resolve("java");
-        if (jit.equals("off")) {
+        if (kind == WorkerKind.INTERPRETER) {
             if (!Files.isExecutable(java)) {
-                return interpreterOnly("worker.jit=off, and no prepared worker runtime at " + dir);
+                return interpreterOnly("worker.jit=off, and no prepared worker runtime at " + dir, serverClassPath);
             }
             List<String> options = new ArrayList<>(List.of(FALLBACK_RUNTIME));
-            String cache = withAotCache(dir, INTERPRETER_AOT_CACHE, classPath, options);
-            return new WorkerRuntime(java, options, false,
+            String cache = withAotCache(dir, kind.aotCache(), serverClassPath, options);
+            return new WorkerRuntime(java, options, kind, serverClassPath,
                     "GraalPy interpreter-only (worker.jit=off, the default) on " + java + ", " + cache, false);
         }
         List<Path> compiler = jars(dir.resolve(COMPILER_DIR));
-        if (!Files.isExecutable(java) || compiler.isEmpty()) {
+        String classPath = kind.classPath(dir, serverClassPath);
+        if (!Files.isExecutable(java) || compiler.isEmpty() || classPath.isEmpty()) {
             return interpreterOnly("no prepared worker runtime at " + dir
-                    + " (the build makes one when it runs on JDK 25: rebuild with ./mvnw package on JDK 25)");
+                    + " (the build makes one when it runs on JDK 25: rebuild with ./mvnw package on JDK 25)", serverClassPath);
         }
         List<String> options = new ArrayList<>(optimizingOptions(compiler));
-        String cache = withAotCache(dir, AOT_CACHE, classPath, options);
-        return new WorkerRuntime(java, options, true, "GraalPy with the Graal JIT on " + java + ", " + cache, false);
+        String cache = withAotCache(dir, kind.aotCache(), classPath, options);
+        return new WorkerRuntime(java, options, kind, classPath,
+                "GraalPy with the Graal JIT on " + java + " and the class path in " + dir.resolve(WorkerKind.JIT_LIB)
+                        + ", " + cache, false);
     }
 
     /** Adds the AOT cache {@code name} to {@code options} if it fits this class path; says which way it went. */
@@ -104,11 +107,6 @@ public final class WorkerRuntime {
         return "without an AOT cache (workers start slower)";
     }
 
-    /** The AOT cache for workers of this kind. */
-    static String aotCacheName(boolean optimizing) {
-        return optimizing ? AOT_CACHE : INTERPRETER_AOT_CACHE;
-    }
-
     /** The options that bring the Graal compiler in as the JVMCI compiler Truffle compiles Python with. */
     static List<String> optimizingOptions(List<Path> compilerJars) {
         return List.of("-XX:+UnlockExperimentalVMOptions", "-XX:+EnableJVMCI",
@@ -116,9 +114,9 @@ public final class WorkerRuntime {
                 "--add-modules", "jdk.graal.compiler");
     }
 
-    static WorkerRuntime interpreterOnly(String reason) {
+    static WorkerRuntime interpreterOnly(String reason, String serverClassPath) {
         Path java = Path.of(System.getProperty("java.home"), "bin", "java");
-        return new WorkerRuntime(java, List.of(), false,
+        return new WorkerRuntime(java, List.of(), WorkerKind.INTERPRETER, serverClassPath,
                 "GraalPy interpreter-only, without an AOT cache (workers start slower), on " + java + ": " + reason, true);
     }
 
@@ -135,8 +133,14 @@ public final class WorkerRuntime {
         return jvmOptions;
     }
 
-    boolean optimizing() {
-        return optimizing;
+    /** The kind these workers are, which is {@link WorkerKind#INTERPRETER} after a {@link #fallback}. */
+    WorkerKind kind() {
+        return kind;
+    }
+
+    /** The workers' class path, which must match the one their AOT cache was trained on. */
+    String classPath() {
+        return classPath;
     }
 
     String description() {
@@ -150,7 +154,7 @@ public final class WorkerRuntime {
      * @return whether this call warned
      */
     boolean checkEngine(String engine, boolean aotCache) {
-        if (optimizing && INTERPRETED.equals(engine) && fallbackReported.compareAndSet(false, true)) {
+        if (kind == WorkerKind.JIT && INTERPRETED.equals(engine) && fallbackReported.compareAndSet(false, true)) {
             log.warn("workers were started for the Graal JIT but GraalPy runs interpreter-only (several times "
                     + "slower); the worker runtime beside the server jar may not match this machine: rebuild it");
             return true;

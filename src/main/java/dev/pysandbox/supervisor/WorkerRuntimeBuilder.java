@@ -25,8 +25,9 @@ import dev.pysandbox.wire.WorkerEvent;
 
 /**
  * Prepares {@code worker-runtime/} (see {@link WorkerRuntime}) at build time: links the worker JDK image and
- * trains the AOT cache by running a real worker through typical calls. The build copies the compiler jars
- * into {@code worker-runtime/compiler/} before this runs ({@code pom.xml}).
+ * trains an AOT cache for each {@link WorkerKind} by running a real worker through typical calls. The build copies
+ * the compiler jars into {@code worker-runtime/compiler/} and the JIT workers' class path into
+ * {@code worker-runtime/jit-lib/} before this runs ({@code pom.xml}).
  *
  * <p>It never fails the build: without JDK 25 or jlink the workers run interpreter-only, and without the
  * AOT cache they start slower; it says which and why. A build that stopped here would leave no server.
@@ -97,10 +98,10 @@ public final class WorkerRuntimeBuilder {
         }
         // One cache per kind of worker, the configured kind first: the JVM takes a cache only with the options
         // it was trained with, and a server started with the other worker.jit should start fast too.
-        boolean configured = !config.jit().equals("off");
-        for (boolean optimizing : new boolean[] {configured, !configured}) {
-            if (!trainAotCache(WorkerLauncher.forConfig(config), optimizing, out)) {
-                out.println("prepare-workers: WARNING no AOT cache for " + kind(optimizing) + " workers; they will start slower");
+        WorkerKind configured = WorkerKind.forJitSetting(config.jit());
+        for (WorkerKind kind : List.of(configured, configured == WorkerKind.JIT ? WorkerKind.INTERPRETER : WorkerKind.JIT)) {
+            if (!trainAotCache(WorkerLauncher.forConfig(config), kind, out)) {
+                out.println("prepare-workers: WARNING no AOT cache for " + kind.label() + " workers; they will start slower");
             }
         }
         return 0;
@@ -138,14 +139,18 @@ public final class WorkerRuntimeBuilder {
      * OS layer (it must write the cache) but is otherwise launched exactly as in service, because the JVM
      * only accepts the cache with the same class path and module options.
      */
-    private boolean trainAotCache(WorkerLauncher launcher, boolean optimizing, PrintStream out)
+    private boolean trainAotCache(WorkerLauncher launcher, WorkerKind kind, PrintStream out)
             throws IOException, InterruptedException {
-        String name = WorkerRuntime.aotCacheName(optimizing);
+        String name = kind.aotCache();
         Path cache = dir.resolve(name);
         Path stamp = dir.resolve(name + ".classpath");
         TrainedCache trained = new TrainedCache(cache, dir.resolve(name + ".trained-with"));
-        String classPath = WorkerLauncher.workerClassPath();
-        WorkerRuntime runtime = WorkerRuntime.locate(dir, optimizing ? "auto" : "off", classPath);
+        WorkerRuntime runtime = WorkerRuntime.locate(dir, kind, WorkerLauncher.workerClassPath());
+        if (runtime.kind() != kind) {
+            out.println("prepare-workers: no " + kind.label() + " runtime to train on: " + runtime.description());
+            return false;
+        }
+        String classPath = runtime.classPath();
         List<String> command = new ArrayList<>(launcher.javaCommand(runtime, "aot-training"));
         command.removeIf(option -> option.startsWith("-XX:AOTCache=")); // the old cache, if any, is not an input
         String trainingCommand = String.join(" ", command);
@@ -155,13 +160,13 @@ public final class WorkerRuntimeBuilder {
             inputs.addAll(entry.endsWith(".jar") ? TrainedCache.jarAndLibraries(Path.of(entry)) : List.of(Path.of(entry)));
         }
         if (trained.isCurrent(trainingCommand, inputs)) {
-            out.println("prepare-workers: " + kind(optimizing) + " worker AOT cache is up to date");
+            out.println("prepare-workers: " + kind.label() + " worker AOT cache is up to date");
             return true;
         }
         trained.forget();
         Files.deleteIfExists(stamp);
         command.add(1, "-XX:AOTCacheOutput=" + cache);
-        out.println("prepare-workers: training the " + kind(optimizing) + " worker AOT cache (about a minute)");
+        out.println("prepare-workers: training the " + kind.label() + " worker AOT cache (about a minute)");
         Path log = dir.resolve(name + ".training.log");
         ProcessBuilder builder = new ProcessBuilder(command).directory(launcher.resourceCache().toFile())
                 .redirectError(log.toFile());
@@ -197,12 +202,8 @@ public final class WorkerRuntimeBuilder {
         }
         Files.writeString(stamp, classPath + "\n");
         trained.remember(trainingCommand);
-        out.println("prepare-workers: " + kind(optimizing) + " worker AOT cache written (" + Files.size(cache) / (1024 * 1024) + " MB)");
+        out.println("prepare-workers: " + kind.label() + " worker AOT cache written (" + Files.size(cache) / (1024 * 1024) + " MB)");
         return true;
-    }
-
-    private static String kind(boolean optimizing) {
-        return optimizing ? "JIT" : "interpreter-only";
     }
 
     private static boolean awaitResult(BufferedReader events, long id) throws IOException {

@@ -23,6 +23,13 @@ import io.modelcontextprotocol.spec.McpSchema.TextContent;
 final class SandboxServer implements AutoCloseable {
     static final Path PROJECT_ROOT = Path.of(System.getProperty("project.root", ".")).toAbsolutePath().normalize();
     static final Path LAUNCHER = PROJECT_ROOT.resolve("bin/python-sandbox-mcp");
+    /**
+     * Flags every server of this run gets before its own, from {@code -Dpysandbox.it.server-flags} (separated by
+     * spaces): to run a suite by hand against another configuration, for example the escape and fault suites
+     * against JIT workers with {@code -Dpysandbox.it.server-flags=--worker.jit=auto}.
+     */
+    private static final List<String> RUN_FLAGS = java.util.Arrays.stream(
+            System.getProperty("pysandbox.it.server-flags", "").split(" ")).filter(f -> !f.isBlank()).toList();
 
     final McpSyncClient client;
     /** The server's stderr (its log), line by line. */
@@ -49,7 +56,8 @@ final class SandboxServer implements AutoCloseable {
 
     static SandboxServer start(Map<String, String> environment, UnaryOperator<McpClient.SyncSpec> clientSpec,
             String... flags) {
-        List<String> args = new ArrayList<>(List.of(flags));
+        List<String> args = new ArrayList<>(RUN_FLAGS);
+        args.addAll(List.of(flags));
         ServerParameters parameters = ServerParameters.builder(LAUNCHER.toString()).args(args).env(environment).build();
         StdioClientTransport transport = new StdioClientTransport(parameters, McpJsonDefaults.getMapper());
         List<String> log = new java.util.concurrent.CopyOnWriteArrayList<>();
@@ -69,19 +77,33 @@ final class SandboxServer implements AutoCloseable {
      * processes running WorkerMain.
      */
     static List<ProcessHandle> workersTagged(String tag) {
-        return javaTagged(tag).filter(p -> p.info().commandLine().orElse("").contains("WorkerMain")).toList();
+        return javaTagged(tag).filter(p -> commandLine(p).contains("WorkerMain")).toList();
     }
 
     /** The server JVM started with that tag: the tagged java process that is not a worker. */
     static ProcessHandle serverTagged(String tag) {
-        return javaTagged(tag).filter(p -> !p.info().commandLine().orElse("").contains("WorkerMain"))
+        return javaTagged(tag).filter(p -> !commandLine(p).contains("WorkerMain"))
                 .findFirst().orElseThrow(() -> new AssertionError("no server process tagged " + tag));
     }
 
     private static java.util.stream.Stream<ProcessHandle> javaTagged(String tag) {
         return ProcessHandle.allProcesses()
                 .filter(p -> p.info().command().map(c -> c.endsWith("/java")).orElse(false))
-                .filter(p -> p.info().commandLine().map(c -> c.contains(tag)).orElse(false));
+                .filter(p -> commandLine(p).contains(tag));
+    }
+
+    /**
+     * A process's whole command line, its arguments joined by spaces. {@code ProcessHandle.Info} reads only the
+     * first page of {@code /proc/PID/cmdline} on Linux, which a JIT worker's class path outruns, so that is read
+     * here directly where it exists.
+     */
+    static String commandLine(ProcessHandle process) {
+        try {
+            byte[] raw = java.nio.file.Files.readAllBytes(Path.of("/proc", Long.toString(process.pid()), "cmdline"));
+            return new String(raw, java.nio.charset.StandardCharsets.UTF_8).replace('\0', ' ').strip();
+        } catch (java.io.IOException | RuntimeException e) {
+            return process.info().commandLine().orElse("");
+        }
     }
 
     CallToolResult call(String tool, Map<String, Object> arguments) {

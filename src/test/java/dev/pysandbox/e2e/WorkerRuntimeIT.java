@@ -14,10 +14,14 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Workers run GraalPy interpreter-only by default and with the Graal JIT on {@code worker.jit=auto}, each kind
- * from the worker runtime the build prepared, with its own AOT cache; and the server itself starts with the AOT
- * cache the build trained for it.
+ * from the worker runtime the build prepared, on its own GraalPy ({@code graalpy.version} and
+ * {@code graalpy.jit.version} in pom.xml, which failsafe passes on) with its own AOT cache; and the server itself
+ * starts with the AOT cache the build trained for it.
  */
 class WorkerRuntimeIT {
+    /** What the guest says its GraalPy is. */
+    private static final String GRAALPY_VERSION = "import sys\nprint('.'.join(map(str, sys.implementation.version[:3])))";
+
     @Test
     void workersRunTheOptimizingRuntimeFromThePreparedJdkWithItsAotCache() {
         // The build prepares the runtime only on JDK 25 (the one GraalPy 25.0's JIT accepts).
@@ -30,12 +34,16 @@ class WorkerRuntimeIT {
                     () -> "the optimizing engine, and the JVM mapped the AOT cache: " + server.log);
             assertFalse(server.log.stream().anyMatch(l -> l.contains("Interpreted") || l.contains("interpreter-only")));
             List<String> workers = SandboxServer.workersTagged(tag).stream()
-                    .map(p -> p.info().commandLine().orElse("")).toList();
+                    .map(SandboxServer::commandLine).toList();
             assertEquals(1, workers.size(), workers::toString);
             String command = workers.get(0);
             assertTrue(command.contains("worker-runtime/jdk/bin/java"), command);
             assertTrue(command.contains("-XX:+EnableJVMCI") && command.contains("jdk.graal.compiler"), command);
-            assertTrue(command.contains("-XX:AOTCache="), command);
+            assertTrue(command.contains("-XX:AOTCache=") && command.contains("worker-jit.aot"), command);
+            assertTrue(command.contains("worker-runtime/jit-lib/python-sandbox-mcp-jit-worker.jar"), command);
+            assertFalse(command.contains("target/python-sandbox-mcp.jar"),
+                    "the server's jar would bring the server's GraalPy in through its manifest: " + command);
+            assertEquals(System.getProperty("graalpy.jit.version") + "\n", server.python(GRAALPY_VERSION).get("stdout"));
         }
     }
 
@@ -64,11 +72,12 @@ class WorkerRuntimeIT {
             assertTrue(server.log.stream().anyMatch(l -> l.contains("is ready on Interpreted, AOT cache in use")),
                     () -> "the interpreter-only engine, and the JVM mapped its AOT cache: " + server.log);
             assertFalse(server.log.stream().anyMatch(l -> l.contains("WARN")), () -> String.join("\n", server.log));
-            String command = SandboxServer.workersTagged(tag).get(0).info().commandLine().orElse("");
+            String command = SandboxServer.commandLine(SandboxServer.workersTagged(tag).get(0));
             assertTrue(command.contains("worker-runtime/jdk/bin/java"), command);
             assertTrue(command.contains("-Dtruffle.UseFallbackRuntime=true"), command);
             assertTrue(command.contains("-XX:AOTCache=") && command.contains("worker-interpreter.aot"), command);
             assertFalse(command.contains("-XX:+EnableJVMCI"), command);
+            assertEquals(System.getProperty("graalpy.version") + "\n", server.python(GRAALPY_VERSION).get("stdout"));
         }
     }
 }

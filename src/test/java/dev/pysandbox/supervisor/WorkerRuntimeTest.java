@@ -10,6 +10,7 @@ import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 
 import org.junit.jupiter.api.Test;
+import dev.pysandbox.config.ServerConfig;
 import org.junit.jupiter.api.io.TempDir;
 
 /** Which Java and options a worker gets, for each state of the prepared worker-runtime folder. */
@@ -19,9 +20,9 @@ class WorkerRuntimeTest {
 
     @Test
     void jitOffUsesThePreparedJdkInterpreterOnlyWithItsOwnAotCache() throws IOException {
-        prepare("/app.jar");
-        WorkerRuntime runtime = WorkerRuntime.locate(dir, "off", "/app.jar");
-        assertFalse(runtime.optimizing());
+        prepare(true);
+        WorkerRuntime runtime = WorkerRuntime.locate(dir, WorkerKind.INTERPRETER, "/app.jar");
+        assertEquals(WorkerKind.INTERPRETER, runtime.kind());
         assertFalse(runtime.fallback(), "interpreter-only by choice is not a fallback");
         assertEquals(dir.resolve("jdk/bin/java"), runtime.java());
         assertEquals(java.util.List.of("-Dtruffle.UseFallbackRuntime=true",
@@ -31,8 +32,8 @@ class WorkerRuntimeTest {
 
     @Test
     void jitOffWithoutAPreparedRuntimeUsesTheServersOwnJavaAndWarns() {
-        WorkerRuntime runtime = WorkerRuntime.locate(dir, "off", "/app.jar");
-        assertFalse(runtime.optimizing());
+        WorkerRuntime runtime = WorkerRuntime.locate(dir, WorkerKind.INTERPRETER, "/app.jar");
+        assertEquals(WorkerKind.INTERPRETER, runtime.kind());
         assertTrue(runtime.fallback());
         assertEquals(Path.of(System.getProperty("java.home"), "bin", "java"), runtime.java());
         assertEquals(java.util.List.of(), runtime.jvmOptions());
@@ -40,81 +41,113 @@ class WorkerRuntimeTest {
 
     @Test
     void eachKindOfWorkerTakesOnlyItsOwnAotCache() throws IOException {
-        prepare("/app.jar");
+        prepare(true);
         Files.delete(dir.resolve("worker-interpreter.aot"));
-        assertFalse(String.join(" ", WorkerRuntime.locate(dir, "off", "/app.jar").jvmOptions()).contains("AOTCache"),
+        assertFalse(String.join(" ", WorkerRuntime.locate(dir, WorkerKind.INTERPRETER, "/app.jar").jvmOptions()).contains("AOTCache"),
                 "the JIT workers' cache was trained with other options");
-        assertTrue(String.join(" ", WorkerRuntime.locate(dir, "auto", "/app.jar").jvmOptions()).contains("worker.aot"));
+        assertTrue(String.join(" ", WorkerRuntime.locate(dir, WorkerKind.JIT, "/app.jar").jvmOptions()).contains("worker-jit.aot"));
+    }
+
+    @Test
+    void jitWorkersRunOnTheJarsOfTheirOwnRuntimeAndNotOnTheServersClassPath() throws IOException {
+        prepare(true);
+        WorkerRuntime runtime = WorkerRuntime.locate(dir, WorkerKind.JIT, "/app.jar");
+        assertEquals(jitClassPath(), runtime.classPath());
+        assertEquals("/app.jar", WorkerRuntime.locate(dir, WorkerKind.INTERPRETER, "/app.jar").classPath());
+    }
+
+    @Test
+    void jitWithoutItsOwnRuntimeFallsBackToTheInterpreterOnTheServersClassPath() throws IOException {
+        prepare(true);
+        for (Path jar : WorkerRuntime.jars(dir.resolve("jit-lib"))) {
+            Files.delete(jar);
+        }
+        WorkerRuntime runtime = WorkerRuntime.locate(dir, WorkerKind.JIT, "/app.jar");
+        assertEquals(WorkerKind.INTERPRETER, runtime.kind());
+        assertTrue(runtime.fallback());
+        assertEquals("/app.jar", runtime.classPath());
     }
 
     @Test
     void missingRuntimeFallsBackToTheInterpreterAndSaysHowToGetTheJit() {
-        WorkerRuntime runtime = WorkerRuntime.locate(dir, "auto", "/app.jar");
-        assertFalse(runtime.optimizing());
+        WorkerRuntime runtime = WorkerRuntime.locate(dir, WorkerKind.JIT, "/app.jar");
+        assertEquals(WorkerKind.INTERPRETER, runtime.kind());
         assertTrue(runtime.fallback());
         assertTrue(runtime.description().contains("JDK 25"), runtime.description());
     }
 
     @Test
     void preparedRuntimeBringsTheCompilerInOnTheModulePathWithTheAotCache() throws IOException {
-        prepare("/app.jar");
-        WorkerRuntime runtime = WorkerRuntime.locate(dir, "auto", "/app.jar");
-        assertTrue(runtime.optimizing());
+        prepare(true);
+        WorkerRuntime runtime = WorkerRuntime.locate(dir, WorkerKind.JIT, "/app.jar");
+        assertEquals(WorkerKind.JIT, runtime.kind());
         assertEquals(dir.resolve("jdk/bin/java"), runtime.java());
         String options = String.join(" ", runtime.jvmOptions());
         assertTrue(options.contains("-XX:+EnableJVMCI"), options);
         assertTrue(options.contains("--module-path " + dir.resolve("compiler/compiler.jar").toAbsolutePath()), options);
         assertTrue(options.contains("--add-modules jdk.graal.compiler"), options);
         assertFalse(options.contains("--upgrade-module-path"), "that option switches the AOT cache off");
-        assertTrue(options.contains("-XX:AOTCache=" + dir.resolve("worker.aot")), options);
+        assertTrue(options.contains("-XX:AOTCache=" + dir.resolve("worker-jit.aot")), options);
     }
 
     @Test
     void aotCacheTrainedOnAnotherClassPathIsLeftOut() throws IOException {
-        prepare("/elsewhere/app.jar");
-        WorkerRuntime runtime = WorkerRuntime.locate(dir, "auto", "/app.jar");
-        assertTrue(runtime.optimizing());
+        prepare(false);
+        WorkerRuntime runtime = WorkerRuntime.locate(dir, WorkerKind.JIT, "/app.jar");
+        assertEquals(WorkerKind.JIT, runtime.kind());
         assertFalse(String.join(" ", runtime.jvmOptions()).contains("AOTCache"));
         assertTrue(runtime.description().contains("another class path"), runtime.description());
     }
 
     @Test
     void anInterpretedEngineUnderAnOptimizingRuntimeIsReportedOnceAndNotForOtherEngines() throws IOException {
-        prepare("/app.jar");
-        WorkerRuntime runtime = WorkerRuntime.locate(dir, "auto", "/app.jar");
+        prepare(true);
+        WorkerRuntime runtime = WorkerRuntime.locate(dir, WorkerKind.JIT, "/app.jar");
         assertFalse(runtime.checkEngine("GraalVM CE", true));
         assertTrue(runtime.checkEngine("Interpreted", true));
         assertFalse(runtime.checkEngine("Interpreted", true), "said once, not per worker");
-        assertFalse(WorkerRuntime.locate(dir, "off", "/app.jar").checkEngine("Interpreted", true),
+        assertFalse(WorkerRuntime.locate(dir, WorkerKind.INTERPRETER, "/app.jar").checkEngine("Interpreted", true),
                 "interpreter-only by choice is not news");
     }
 
     @Test
     void anAotCacheTheJvmRefusedIsReportedOnce() throws IOException {
-        prepare("/app.jar");
-        WorkerRuntime runtime = WorkerRuntime.locate(dir, "auto", "/app.jar");
+        prepare(true);
+        WorkerRuntime runtime = WorkerRuntime.locate(dir, WorkerKind.JIT, "/app.jar");
         assertTrue(runtime.checkEngine("GraalVM CE", false));
         assertFalse(runtime.checkEngine("GraalVM CE", false));
-        prepare("/elsewhere/app.jar");
-        assertFalse(WorkerRuntime.locate(dir, "auto", "/app.jar").checkEngine("GraalVM CE", false),
+        prepare(false);
+        assertFalse(WorkerRuntime.locate(dir, WorkerKind.JIT, "/app.jar").checkEngine("GraalVM CE", false),
                 "no cache was offered, so none was refused");
     }
 
     @Test
     void jitWorkersGetCompilerHeadroomOnTopOfTheGuestHeap() {
-        assertEquals("512m", WorkerLauncher.workerHeap("512m", false));
-        assertEquals((512 + WorkerLauncher.JIT_HEADROOM_MB) + "m", WorkerLauncher.workerHeap("512m", true));
-        assertEquals((2048 + WorkerLauncher.JIT_HEADROOM_MB) + "m", WorkerLauncher.workerHeap("2g", true));
+        assertEquals("512m", WorkerKind.INTERPRETER.heap("512m"));
+        assertEquals((512 + ServerConfig.JIT_HEADROOM_MB) + "m", WorkerKind.JIT.heap("512m"));
+        assertEquals((2048 + ServerConfig.JIT_HEADROOM_MB) + "m", WorkerKind.JIT.heap("2g"));
     }
 
-    private void prepare(String trainedClassPath) throws IOException {
+    /** A prepared folder whose AOT caches were trained on the class paths used here, or on others. */
+    private void prepare(boolean trainedOnTheseClassPaths) throws IOException {
         Path java = Files.createDirectories(dir.resolve("jdk/bin")).resolve("java");
         Files.writeString(java, "#!/bin/sh\n");
         Files.setPosixFilePermissions(java, PosixFilePermissions.fromString("rwxr-xr-x"));
         Files.writeString(Files.createDirectories(dir.resolve("compiler")).resolve("compiler.jar"), "");
-        for (String cache : new String[] {"worker.aot", "worker-interpreter.aot"}) {
-            Files.writeString(dir.resolve(cache), "");
-            Files.writeString(dir.resolve(cache + ".classpath"), trainedClassPath + "\n");
-        }
+        Path jitLib = Files.createDirectories(dir.resolve("jit-lib"));
+        Files.writeString(jitLib.resolve("python-language-25.0.3.jar"), "");
+        Files.writeString(jitLib.resolve("polyglot-25.0.3.jar"), "");
+        String prefix = trainedOnTheseClassPaths ? "" : "/elsewhere";
+        train("worker-interpreter.aot", prefix + "/app.jar");
+        train("worker-jit.aot", prefix + jitClassPath());
+    }
+
+    private void train(String cache, String classPath) throws IOException {
+        Files.writeString(dir.resolve(cache), "");
+        Files.writeString(dir.resolve(cache + ".classpath"), classPath + "\n");
+    }
+
+    private String jitClassPath() {
+        return dir.resolve("jit-lib/polyglot-25.0.3.jar") + ":" + dir.resolve("jit-lib/python-language-25.0.3.jar");
     }
 }
