@@ -320,9 +320,10 @@ final class WorkerProcess {
             case WorkerEvent.Result answer -> {
                 if (answer.recycle()) {
                     log.info("{} asked to be replaced after call {}", name, answer.id());
-                    // A precaution the worker asks for after a timeout, a sandbox refusal or a limit: routine, so info.
-                    endFor(Notice.Level.INFO, "was replaced as a precaution after a call that timed out, was"
-                            + " refused by the sandbox or hit a limit");
+                    // A precaution the worker asks for after code that did not stop when interrupted, a sandbox
+                    // refusal or a limit (a call stopped cleanly at its timeout keeps its worker): routine, so info.
+                    endFor(Notice.Level.INFO, "was replaced as a precaution after a call that did not stop when"
+                            + " interrupted, was refused by the sandbox or hit a limit");
                     kill();
                 }
                 PendingCall call = pending.remove(answer.id());

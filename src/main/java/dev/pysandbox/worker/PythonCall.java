@@ -36,6 +36,14 @@ import dev.pysandbox.worker.SandboxContexts.PreparedContext;
  * from the thread that writes output: closing a context from inside its own output stream fails (measured).
  * Some builtins ({@code 7**(10**8)}) ignore interrupts; then the call is answered from the watchdog with the
  * output so far and the worker asks to be replaced, because its Python thread is lost.
+ *
+ * <p>A call stopped cleanly keeps its worker, whatever the reason it was stopped (SECURITY.md, "Recycling"):
+ * cleanly means the context answered the interrupt within {@code interruptWaitMillis}, so no guest code runs any
+ * more, and a call without a session also had its context closed before the answer (a close that fails or
+ * hangs costs the worker). What the interrupted code left behind is then either gone with its context or, in a
+ * session, the session's own state, which its caller could have made just as well without a timeout. Code that
+ * needed its context cancelled, or ignored both, costs the worker: an interpreter that did not stop when asked
+ * is not trusted with the next call.
  */
 final class PythonCall {
     /** Called once with the answer and whether this worker must be replaced. */
@@ -54,6 +62,8 @@ final class PythonCall {
     private final Reply reply;
     private final AtomicReference<Stop> stop = new AtomicReference<>(Stop.NONE);
     private final AtomicBoolean answered = new AtomicBoolean();
+    /** Completed by the watchdog once it asked the context to stop: whether the context answered the interrupt. */
+    private final CompletableFuture<Boolean> interruptAnswered = new CompletableFuture<>();
     private final OutputLimiter out;
     private final OutputLimiter err;
     private volatile long startNanos;
@@ -83,7 +93,8 @@ final class PythonCall {
         startNanos = System.nanoTime();
         if (stop.get() != Stop.NONE) {
             // Stopped before it began (an early cancel): an interrupt now would find nothing to interrupt.
-            answer(stopped(stop.get()), false);
+            awaitInterrupt();
+            answer(stopped(stop.get(), false), false);
             return;
         }
         switch (command) {
@@ -119,9 +130,8 @@ final class PythonCall {
         } catch (PolyglotException e) {
             if (stop.get() != Stop.NONE && (e.isInterrupted() || e.isCancelled())) {
                 flushGuestBuffers();
-                result = stopped(stop.get());
-                // Code that had to be stopped may have left the context or worker in any state.
-                recycle = stop.get() == Stop.TIMEOUT;
+                recycle = !stoppedCleanly();
+                result = stopped(stop.get(), recycle);
             } else {
                 GuestFailure failure = GuestFailure.classify(e);
                 recycle = failure.recycleWorker();
@@ -133,8 +143,8 @@ final class PythonCall {
             recycle = true;
         } catch (RuntimeException e) {
             if (stop.get() != Stop.NONE) {
-                result = stopped(stop.get()); // the context was cancelled under the guest, as asked
-                recycle = stop.get() == Stop.TIMEOUT;
+                recycle = !stoppedCleanly(); // the context was stopped under the guest, as asked
+                result = stopped(stop.get(), recycle);
             } else {
                 // The context itself failed (internal error): this worker is suspect.
                 result = finished(Status.EXECUTION_ERROR, 1, "The sandbox failed while running the code; the worker is being replaced.", null, false);
@@ -143,6 +153,9 @@ final class PythonCall {
         } finally {
             deadline.cancel(false);
             tools.end();
+            // A stop that came as the code ended anyway must be over before the answer: its interrupt would
+            // otherwise reach the session's next call.
+            awaitInterrupt();
         }
         answer(withWrittenFiles(result), recycle);
         prepared.streams().detach();
@@ -163,8 +176,8 @@ final class PythonCall {
                     command.catalog() == null ? "{}" : command.catalog());
             result = finished(Status.SUCCESS, 0, null, report.toWire(), false);
         } catch (PolyglotException e) {
-            recycle = stop.get() == Stop.TIMEOUT;
-            result = stop.get() != Stop.NONE ? stopped(stop.get())
+            recycle = stop.get() != Stop.NONE && !stoppedCleanly();
+            result = stop.get() != Stop.NONE ? stopped(stop.get(), recycle)
                     : finished(Status.EXECUTION_ERROR, 1, "The code could not be checked: " + e.getMessage(), null, false);
         } catch (RuntimeException e) {
             recycle = true;
@@ -205,11 +218,37 @@ final class PythonCall {
         // The ladder: interrupt (the context survives), else cancel the context (a throw-away context
         // only: a session's would be lost silently), else answer now and have this worker killed.
         watchdog.execute(() -> {
-            if (interrupt() || (command.session() == null && cancelContext())) {
+            boolean interrupted = interrupt();
+            interruptAnswered.complete(interrupted);
+            if (interrupted || (command.session() == null && cancelContext())) {
                 return; // the guest thread unwinds and run() answers
             }
-            answer(stopped(reason), true);
+            answer(stopped(reason, true), true);
         });
+    }
+
+    /**
+     * Whether the call was stopped cleanly (see the class comment): the context answered the interrupt, and a
+     * context of its own (no session) closed. The guest thread may unwind before the watchdog hears back from
+     * the interrupt, so this waits for it, a moment at most.
+     */
+    private boolean stoppedCleanly() {
+        return awaitInterrupt() && (command.session() != null || cancelContext());
+    }
+
+    /** Whether the context answered the watchdog's interrupt; false when none was asked for or it did not answer. */
+    private boolean awaitInterrupt() {
+        if (stop.get() == Stop.NONE) {
+            return false;
+        }
+        try {
+            return interruptAnswered.get(2 * settings.interruptWaitMillis() + 1_000, TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        } catch (ExecutionException | TimeoutException e) {
+            return false;
+        }
     }
 
     private boolean interrupt() {
@@ -264,16 +303,34 @@ final class PythonCall {
         }
     }
 
-    private ExecutionResult stopped(Stop reason) {
-        return switch (reason) {
-            case TIMEOUT -> finished(Status.TIMEOUT, -1,
-                    "Execution timed out after " + formatSeconds(command.timeoutMillis()) + " seconds.", null, false);
-            case OUTPUT_LIMIT -> finished(Status.EXECUTION_ERROR, 1,
-                    "Output limit exceeded: more than " + settings.stopAfterBytes()
-                            + " bytes written to one stream, so execution was stopped.", null, false);
-            case CANCELLED -> finished(Status.EXECUTION_ERROR, 1, "Cancelled by the client.", null, false);
+    /** @param recycle whether this worker asks to be replaced, ending a session that lives on it */
+    private ExecutionResult stopped(Stop reason, boolean recycle) {
+        String why = switch (reason) {
+            case TIMEOUT -> "Execution timed out after " + formatSeconds(command.timeoutMillis()) + " seconds.";
+            case OUTPUT_LIMIT -> "Output limit exceeded: more than " + settings.stopAfterBytes()
+                    + " bytes written to one stream, so execution was stopped.";
+            case CANCELLED -> "Cancelled by the client.";
             case NONE -> throw new IllegalStateException("not stopped");
         };
+        return finished(reason == Stop.TIMEOUT ? Status.TIMEOUT : Status.EXECUTION_ERROR,
+                reason == Stop.TIMEOUT ? -1 : 1, why + sessionAfterStop(recycle), null, false);
+    }
+
+    /**
+     * What a stop did to the call's session, said in the answer. A session stopped cleanly is kept, as
+     * KeyboardInterrupt keeps a REPL's variables: ending it would throw away everything its caller built for
+     * one slow call, and what the stopped code left behind is the session's own state, which its caller could
+     * have made without a timeout too. A stop that costs the worker ends the session with it.
+     */
+    private String sessionAfterStop(boolean recycle) {
+        if (command.session() == null) {
+            return "";
+        }
+        return recycle
+                ? " The code did not stop when interrupted, so its sandbox worker is being replaced and this session"
+                        + " ended with it; the next call with this session_id is told so."
+                : " The session is kept: its variables are as the stopped code left them, so anything it was"
+                        + " changing may be half done.";
     }
 
     private ExecutionResult fromOutcome(RunOutcome outcome) {

@@ -153,6 +153,9 @@ final class Worker {
             call.run();
         } finally {
             current = null;
+            // A stopped call's interrupt may leave this thread's flag set (the tool bridge keeps it so that the
+            // guest sees the stop); the worker outlives the call now, and the next call must not start interrupted.
+            Thread.interrupted();
             if (command.session() == null) {
                 janitor.execute(() -> prepared.context().close(true));
             }

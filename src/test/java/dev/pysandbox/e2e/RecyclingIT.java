@@ -1,25 +1,41 @@
 package dev.pysandbox.e2e;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.List;
 import java.util.Map;
+import java.util.UUID;
 
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * When a worker is replaced: after a timeout, after a sandbox refusal, after worker.max-calls calls. Seen as
- * a client sees it: with one worker, a session living on it is reported lost once the worker is replaced,
- * and the next call runs on a fresh worker.
+ * When a worker is replaced: after code that did not stop when interrupted at its timeout, after a sandbox
+ * refusal, after worker.max-calls calls; and when it is not: after code interrupted cleanly at its timeout
+ * (SECURITY.md, "Recycling"). Seen as a client sees it: with one worker, a session living on it is
+ * reported lost once the worker is replaced, and the next call runs on a fresh worker, a new process.
  */
 class RecyclingIT {
+    /** Rides on the worker's command line, so the test can tell this server's worker process from others. */
+    private static final String TAG = "pysandbox.recycling=" + UUID.randomUUID();
+    /** Code that ignores the interrupt: the builtin computes for far longer than any timeout here. */
+    private static final String UNINTERRUPTIBLE = "x = 7 ** (10 ** 8)";
     private static SandboxServer server;
 
     @BeforeAll
     static void start() {
-        server = SandboxServer.start("--workers=1", "--worker.max-calls=4", "--execute.default-timeout-seconds=2");
+        server = SandboxServer.start("--workers=1", "--worker.max-calls=4", "--execute.default-timeout-seconds=2",
+                "--worker.jvm-options=-D" + TAG);
+    }
+
+    /** The pid of the one worker process, once the call before it was answered by it. */
+    private static long workerPid() {
+        List<ProcessHandle> workers = SandboxServer.workersTagged(TAG).stream().filter(ProcessHandle::isAlive).toList();
+        assertEquals(1, workers.size(), () -> "one live worker carries the tag: " + workers);
+        return workers.get(0).pid();
     }
 
     @AfterAll
@@ -38,10 +54,42 @@ class RecyclingIT {
     }
 
     @Test
-    void timeoutReplacesTheWorker() {
-        inSession("before-timeout", "marker = 1");
-        assertEquals("timeout", server.python("while True: pass").get("status"));
-        assertLost("before-timeout");
+    void codeInterruptedAtItsTimeoutKeepsTheWorkerWarm() {
+        server.python(UNINTERRUPTIBLE); // a fresh worker, so worker.max-calls does not end it during the test
+        assertEquals("success", inSession("before-timeout", "marker = 1").get("status")); // call 1 on it
+        long pid = workerPid();
+        Map<String, Object> stopped = server.python("while True: pass");                  // 2
+        assertEquals("timeout", stopped.get("status"), stopped::toString);
+        assertEquals("Execution timed out after 2 seconds.", stopped.get("error_message"));
+        Map<String, Object> slept = server.python("import time\ntime.sleep(60)");            // 3
+        assertEquals("timeout", slept.get("status"), slept::toString);
+        assertEquals(pid, workerPid(), "the same worker process is up after the timeouts");
+        // 4, its last (worker.max-calls): a session lives in one worker's memory, so finding it shows the worker
+        // that timed out twice served this call.
+        Map<String, Object> kept = inSession("before-timeout", "print(marker)");
+        assertEquals("1\n", kept.get("stdout"), () -> "the session on the worker is kept: " + kept);
+    }
+
+    @Test
+    void aSessionInterruptedAtItsTimeoutKeepsItsStateAndIsToldSo() {
+        server.python(UNINTERRUPTIBLE);
+        inSession("interrupted", "n = 0");
+        Map<String, Object> stopped = inSession("interrupted", "while True:\n    n += 1");
+        assertEquals("timeout", stopped.get("status"), stopped::toString);
+        assertTrue(((String) stopped.get("error_message")).contains("The session is kept"), stopped::toString);
+        assertEquals("True\n", inSession("interrupted", "print(n > 0)").get("stdout"));
+    }
+
+    @Test
+    void attackCodeIgnoringTheInterruptAtItsTimeoutReplacesTheWorker() {
+        server.python(UNINTERRUPTIBLE); // a fresh worker, so worker.max-calls does not end it during the test
+        inSession("before-uninterruptible", "marker = 1");
+        long pid = workerPid();
+        Map<String, Object> stopped = server.python(UNINTERRUPTIBLE);
+        assertEquals("timeout", stopped.get("status"), stopped::toString);
+        assertLost("before-uninterruptible");
+        assertEquals("success", server.python("pass").get("status")); // answered by the replacement
+        assertNotEquals(pid, workerPid(), "a new worker process serves the calls after it");
     }
 
     @Test
@@ -54,8 +102,8 @@ class RecyclingIT {
 
     @Test
     void workerIsReplacedAfterMaxCalls() {
-        // Start from a fresh worker, so the count is known: a timeout forces one.
-        server.python("while True: pass");
+        // Start from a fresh worker, so the count is known: code that ignores the interrupt forces one.
+        server.python(UNINTERRUPTIBLE);
         inSession("counted", "marker = 1");                       // call 1 on the new worker
         assertEquals("1\n", inSession("counted", "print(marker)").get("stdout")); // 2
         server.python("pass");                                      // 3

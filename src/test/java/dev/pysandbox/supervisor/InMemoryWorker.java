@@ -39,6 +39,8 @@ import dev.pysandbox.wire.WireCodec;
  *   <li>{@code stall}: never says the call started (a worker stuck building a context);</li>
  *   <li>{@code flood}: starts the call, then writes a line longer than the protocol allows;</li>
  *   <li>{@code recycle}: answers, asking to be replaced (as after a sandbox refusal);</li>
+ *   <li>{@code timeout}: answers {@code timeout} without asking to be replaced (code interrupted cleanly at its
+ *       timeout);</li>
  *   <li>{@code stray}: writes a line that is not protocol, then answers;</li>
  *   <li>anything else: answers with success, printing which worker ran which code in which session.</li>
  * </ul>
@@ -166,6 +168,11 @@ final class InMemoryWorker extends Process {
             case "recycle" -> {
                 send(started(id));
                 send(result(id, success("recycled"), true));
+            }
+            case "timeout" -> {
+                send(started(id));
+                send(result(id, new ExecutionResult(Status.TIMEOUT, "", "", -1, 5.0, "Execution timed out after 5"
+                        + " seconds.", null, null), false));
             }
             case "stray" -> {
                 writeLine("OpenJDK 64-Bit Server VM warning: not protocol");

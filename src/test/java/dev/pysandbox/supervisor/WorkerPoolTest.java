@@ -127,6 +127,21 @@ class WorkerPoolTest {
     }
 
     @Test
+    void aWorkerThatStopsACallCleanlyAtItsTimeoutKeepsServing() throws Exception {
+        InMemoryWorkers workers = new InMemoryWorkers(Startup.READY);
+        WorkerPool pool = pool(1, 100, workers);
+        WorkerProcess first = acquire(pool);
+        assertEquals(Status.TIMEOUT, run(pool, first, "timeout").status());
+        assertFalse(timers.waits(Duration.ofSeconds(6)), "no deadline (the timeout and the kill grace) is left to kill it");
+        WorkerProcess next = acquire(pool);
+        assertSame(first, next, "the worker that answered the timeout serves the next call");
+        assertEquals("worker-1.1 ran print(1)\n", run(pool, next, "print(1)").stdout());
+        assertTrue(workers.awaitLaunched("worker-1.1").isAlive());
+        assertEquals(List.of("worker-1.1"), workers.launchedNames());
+        assertTrue(notices.isEmpty(), "nothing to tell the client: " + notices);
+    }
+
+    @Test
     void aCallPinnedToAWorkerThatIsGoneIsToldSo() throws Exception {
         WorkerPool pool = pool(1, 100, new InMemoryWorkers(Startup.READY));
         WorkerProcess first = acquire(pool);
