@@ -36,7 +36,7 @@ class PythonCallTest {
     private static final long FINISHING_TIMEOUT_MILLIS = 60_000;
 
     private static final WorkerSettings SETTINGS = new WorkerSettings(65_536, 1_048_576, 1, 500,
-            ImportPolicy.standard(), false, List.of(), "", FileLimits.DEFAULT, List.of());
+            ImportPolicy.standard(), false, List.of(), "", FileLimits.DEFAULT, List.of(), 0);
     private static SandboxContexts contexts;
     private static ScheduledExecutorService watchdog;
     private static final SharedCode SHARED_CODE = new SharedCode();
