@@ -19,10 +19,6 @@ def install_exits(sys, os, posix, builtins):
             return 1, 'exited with an exit value that could not be shown'
 
 
-    class _HardExit(SystemExit):
-        """os._exit() under the CONSTRAINED policy kills the calling thread with an uncatchable host error
-        and loses the status; raising this instead keeps the status the caller asked for."""
-
     # A fresh context runs user code as a module the worker parsed (shared code, see SharedCode.java).
     # GraalPy ends the whole context when a SystemExit whose code is an int or None escapes such a module,
     # before this runner can flush the output still in Python's buffers or report `result`. It reads the
@@ -64,6 +60,11 @@ def install_exits(sys, os, posix, builtins):
         raise _SystemExit(*args)
 
     sys.exit = sys_exit
+
+    class _HardExit(_SystemExit):
+        """os._exit() under the CONSTRAINED policy kills the calling thread with an uncatchable host error
+        and loses the status; raising this instead keeps the status the caller asked for. Built like
+        _SystemExit: GraalPy 25.2 turns an int-coded exit escaping the module into a host error too."""
 
     def hard_exit(status):
         raise _HardExit(status)
