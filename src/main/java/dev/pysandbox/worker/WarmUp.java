@@ -16,7 +16,8 @@ import dev.pysandbox.worker.SandboxContexts.PreparedContext;
  * calls (BENCHMARKS.md, "Warm-up"): the JVM had yet to compile GraalPy's interpreter, and the standard
  * library's shared code had yet to run. The workload is not the benchmark's corpus, which stays the yardstick.
  *
- * <p>It never holds up a call: it runs a snippet only while the worker is idle (no call waiting or running, its
+ * <p>It never holds up a call: it runs at the lowest scheduling priority ({@link BackgroundPriority}), so that
+ * other workers' calls keep the CPU, and only while its own worker is idle (no call waiting or running, its
  * ready contexts built), and a call that arrives cancels the snippet in progress (its context is closed from the
  * call's side, and the snippet's thread unwinds on its own). Each snippet gets a fresh context, closed after it,
  * so it leaves nothing a call could see.
@@ -46,6 +47,10 @@ final class WarmUp implements Runnable {
 
     @Override
     public void run() {
+        String notLowered = BackgroundPriority.lowerCurrentThread();
+        if (notLowered != null) {
+            System.err.println("worker: the warm-up runs at normal priority (" + notLowered + ")");
+        }
         int next = 0;
         while (next < runs) {
             try {
