@@ -28,9 +28,13 @@ public final class ImportPolicy {
     /** Modules that make no sense to refuse: {@code sys} carries stdin, stdout and {@code sys.exit}. */
     private static final List<String> CORE = List.of("sys");
 
+    /**
+     * {@code _strptime} is {@code datetime.strptime} and {@code time.strptime}: GraalPy 25.2's builtins import it
+     * the first time either is called, from the user's frame, so a profile that offers dates offers it too.
+     */
     private static final List<String> MINIMAL = List.of(
             "math", "random", "string", "re", "json", "collections", "itertools", "functools", "operator",
-            "datetime", "time");
+            "datetime", "time", "_strptime");
 
     /**
      * The pure-computation part of the standard library: what agents import to reshape data in memory, and to
@@ -48,7 +52,7 @@ public final class ImportPolicy {
             "contextlib", "abc", "dataclasses", "enum", "typing", "graphlib", "datetime", "time", "calendar",
             "base64", "hashlib", "hmac", "struct", "zlib", "gzip", "difflib", "shlex", "fnmatch", "pprint",
             "bisect", "heapq", "array", "numbers", "colorsys", "ipaddress", "unicodedata", "uuid", "urllib.parse",
-            "zoneinfo", "os", "pathlib", "shutil", "tempfile", "glob");
+            "zoneinfo", "os", "pathlib", "shutil", "tempfile", "glob", "_strptime");
 
     /**
      * Well-known packages built on C, C++ or Rust extensions: the sandbox refuses native code, so no install
