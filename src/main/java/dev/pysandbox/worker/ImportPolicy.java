@@ -176,8 +176,9 @@ public final class ImportPolicy {
                 .allMatch(name -> !name.equals("*") && allows(module + "." + name))) {
             return Optional.empty();
         }
+        // Private helpers (_strptime) are allowed for the modules that need them, not offered by name.
         return Optional.of("import of '" + module + "' is not allowed in this sandbox; allowed modules: "
-                + String.join(", ", modules));
+                + String.join(", ", modules.stream().filter(name -> !name.startsWith("_")).toList()));
     }
 
     /** The form a worker receives it in ({@link WorkerSettings}): {@code *} for unrestricted, else a list. */
