@@ -92,7 +92,7 @@ final class ExecuteCodeTool {
         ImportPolicy imports = config.imports();
         SortedSet<String> packages = new TreeSet<>(installed);
         packages.removeIf(module -> !imports.allows(module));
-        SortedSet<String> others = new TreeSet<>(imports.modules());
+        SortedSet<String> others = new TreeSet<>(imports.offered());
         others.removeAll(packages);
         String modules = imports.unrestrictedImports()
                 ? "Code may import any module of the standard library"

@@ -140,6 +140,14 @@ public final class ImportPolicy {
         return modules;
     }
 
+    /**
+     * The modules code is told it may import: all but private helpers ({@code _strptime}), which are allowed for
+     * the modules that need them, not offered by name.
+     */
+    public List<String> offered() {
+        return modules.stream().filter(name -> !name.startsWith("_")).toList();
+    }
+
     /** Whether user code may import {@code module}: it or a package containing it is allowed. */
     public boolean allows(String module) {
         if (unrestricted) {
@@ -176,9 +184,8 @@ public final class ImportPolicy {
                 .allMatch(name -> !name.equals("*") && allows(module + "." + name))) {
             return Optional.empty();
         }
-        // Private helpers (_strptime) are allowed for the modules that need them, not offered by name.
         return Optional.of("import of '" + module + "' is not allowed in this sandbox; allowed modules: "
-                + String.join(", ", modules.stream().filter(name -> !name.startsWith("_")).toList()));
+                + String.join(", ", offered()));
     }
 
     /** The form a worker receives it in ({@link WorkerSettings}): {@code *} for unrestricted, else a list. */
