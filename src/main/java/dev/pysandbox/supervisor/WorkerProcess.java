@@ -61,6 +61,8 @@ final class WorkerProcess {
     static final int OUT_OF_MEMORY_EXIT = 3;
     /** The longest line of the worker's stderr relayed to the log; the rest of a longer one is dropped. */
     static final int MAX_STDERR_LINE_BYTES = 8 * 1024;
+    /** See {@link PendingCall#toolTimeLeft}. */
+    static final Duration TOOL_DEADLINE_GRACE = Duration.ofSeconds(1);
     /** How long a retired worker may take to exit at end of input before it is killed. */
     private static final long RETIRE_GRACE_MILLIS = 2_000;
 
@@ -107,6 +109,16 @@ final class WorkerProcess {
             ToolErrorKind inFlight = result.status() == Status.TIMEOUT ? ToolErrorKind.TIMEOUT : ToolErrorKind.ABANDONED;
             List<ToolCall> calls = tools.finish(inFlight);
             answer.complete(answers.bound(result.withToolCalls(calls, tools.omitted())));
+        }
+
+        /**
+         * How long a tool call may take: the time the code has left, plus a moment. The worker's own deadline,
+         * which stops the code and its tool call with a {@code timeout} answer, comes a little after this side hears
+         * that the code started; without the moment the tool call's own timeout could win that race and end the
+         * code with a {@code ToolError} instead (ServerExitIT).
+         */
+        Duration toolTimeLeft() {
+            return remaining().plus(TOOL_DEADLINE_GRACE);
         }
 
         /** The time the code has left; the whole timeout until the worker says it started. */
@@ -314,7 +326,7 @@ final class WorkerProcess {
                     // A tool may take seconds: never on this thread, which must keep reading the worker's events.
                     Thread.ofVirtual().name(name + "-tool-" + request.id() + "." + request.seq()).start(() -> send(
                             new WorkerCommand.ToolResult(request.id(), request.seq(), call.tools.handle(request.op(),
-                                    request.tool(), request.params(), call.remaining()))));
+                                    request.tool(), request.params(), call.toolTimeLeft()))));
                 }
             }
             case WorkerEvent.Result answer -> {

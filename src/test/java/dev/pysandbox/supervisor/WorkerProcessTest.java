@@ -68,11 +68,16 @@ class WorkerProcessTest {
         }
     };
 
-    /** Tools that answer every request with the same value and remember the operations they were asked for. */
-    private record SeenOps(List<ToolOp> ops) implements ToolCalls {
+    /** Tools that answer every request with the same value and remember the operations and time they were given. */
+    private record SeenOps(List<ToolOp> ops, List<Duration> times) implements ToolCalls {
+        SeenOps() {
+            this(new CopyOnWriteArrayList<>(), new CopyOnWriteArrayList<>());
+        }
+
         @Override
         public String handle(ToolOp op, String tool, String params, Duration remaining) {
             ops.add(op);
+            times.add(remaining);
             return ToolReply.ok("seen").json();
         }
 
@@ -89,6 +94,35 @@ class WorkerProcessTest {
         @Override
         public String catalog() {
             return "{}";
+        }
+    }
+
+    /** The worker's own deadline, which answers {@code timeout}, must come before a tool call's (ServerExitIT). */
+    @Test
+    void aToolCallMayOutlastTheCodesTimeLeftByAMomentSoTheExecutionsOwnTimeoutAnswers() throws Exception {
+        String result = WireCodec.encode(new WorkerEvent.Result(1, new ExecutionResult(Status.SUCCESS, "", "", 0,
+                0.1, null, null, ExecutionResult.Truncation.NONE), false));
+        String script = String.join("\n",
+                "read -r execute",
+                "echo '{\"type\":\"started\",\"id\":1}'",
+                "echo '{\"type\":\"tool-call\",\"id\":1,\"seq\":1,\"op\":\"call\",\"tool\":\"srv.x\"}'",
+                "read -r reply",
+                "printf '%s\\n' '" + result + "'",
+                "exec sleep 600");
+        Process process = new ProcessBuilder("sh", "-c", script).start();
+        WorkerProcess worker = new WorkerProcess("worker-test", process, timers, Duration.ofSeconds(1),
+                Duration.ofSeconds(120), AnswerBudget.of(1024, 1024), QUIET);
+        SeenOps tools = new SeenOps();
+        try {
+            var answer = worker.execute(1, new ExecutionRequest("pass", "", Duration.ofSeconds(60), null, "<string>"),
+                    tools);
+            worker.start();
+            answer.get(60, TimeUnit.SECONDS);
+            Duration given = tools.times().get(0);
+            assertTrue(given.compareTo(Duration.ofSeconds(60)) > 0, "the tool call got " + given);
+            assertTrue(given.compareTo(Duration.ofSeconds(60).plus(WorkerProcess.TOOL_DEADLINE_GRACE)) <= 0, given::toString);
+        } finally {
+            worker.kill();
         }
     }
 
@@ -112,7 +146,7 @@ class WorkerProcessTest {
         Process process = new ProcessBuilder("sh", "-c", script).start();
         WorkerProcess worker = new WorkerProcess("worker-test", process, timers, Duration.ofSeconds(1),
                 Duration.ofSeconds(120), AnswerBudget.of(1024, 1024), QUIET);
-        SeenOps tools = new SeenOps(new CopyOnWriteArrayList<>());
+        SeenOps tools = new SeenOps();
         try {
             var answer = worker.execute(1, new ExecutionRequest("pass", "", Duration.ofSeconds(60), null, "<string>"),
                     tools);
