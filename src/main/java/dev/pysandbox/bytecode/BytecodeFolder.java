@@ -136,7 +136,12 @@ public final class BytecodeFolder {
         }
     }
 
-    private static void deleteBytecode(Path folder) throws IOException {
+    /**
+     * Deletes every bytecode file under {@code folder}, and the {@code __pycache__} folders that held them: a
+     * package whose files were removed must leave no folder behind, or Python imports it as an empty namespace
+     * package.
+     */
+    public static void deleteBytecode(Path folder) throws IOException {
         List<Path> caches;
         try (Stream<Path> paths = Files.walk(folder)) {
             caches = paths.filter(p -> p.getFileName().toString().equals("__pycache__") && Files.isDirectory(p)).toList();

@@ -117,6 +117,8 @@ public final class PackageInstaller {
                 Trees.delete(distInfo);
                 out.println("Removed " + distInfo.getFileName().toString().replace(".dist-info", ""));
             }
+            // Bytecode is not in RECORD: its folders would keep the package's folder, an importable namespace.
+            BytecodeFolder.deleteBytecode(generation);
             removeEmptyFolders(generation);
         });
     }
