@@ -17,6 +17,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -109,18 +110,29 @@ class WorkerProcessTest {
                 "read -r reply",
                 "printf '%s\\n' '" + result + "'",
                 "exec sleep 600");
+        SeenOps tools = new SeenOps();
+        executeOnScriptedWorker(script, tools, worker -> { });
+        Duration given = tools.times().get(0);
+        assertTrue(given.compareTo(Duration.ofSeconds(60)) > 0, "the tool call got " + given);
+        assertTrue(given.compareTo(Duration.ofSeconds(60).plus(WorkerProcess.TOOL_DEADLINE_GRACE)) <= 0, given::toString);
+    }
+
+    /**
+     * Sends {@code pass} (timeout 60 s) to a worker played by a shell script and waits for its answer; {@code check}
+     * sees the worker before it is killed.
+     */
+    private ExecutionResult executeOnScriptedWorker(String script, ToolCalls tools, Consumer<WorkerProcess> check)
+            throws Exception {
         Process process = new ProcessBuilder("sh", "-c", script).start();
         WorkerProcess worker = new WorkerProcess("worker-test", process, timers, Duration.ofSeconds(1),
                 Duration.ofSeconds(120), AnswerBudget.of(1024, 1024), QUIET);
-        SeenOps tools = new SeenOps();
         try {
             var answer = worker.execute(1, new ExecutionRequest("pass", "", Duration.ofSeconds(60), null, "<string>"),
                     tools);
             worker.start();
-            answer.get(60, TimeUnit.SECONDS);
-            Duration given = tools.times().get(0);
-            assertTrue(given.compareTo(Duration.ofSeconds(60)) > 0, "the tool call got " + given);
-            assertTrue(given.compareTo(Duration.ofSeconds(60).plus(WorkerProcess.TOOL_DEADLINE_GRACE)) <= 0, given::toString);
+            ExecutionResult answered = answer.get(60, TimeUnit.SECONDS);
+            check.accept(worker);
+            return answered;
         } finally {
             worker.kill();
         }
@@ -143,28 +155,18 @@ class WorkerProcessTest {
                 "printf '%s\\n' \"$execute\" \"$reply\" > '" + sent + "'",
                 "printf '%s\\n' '" + result + "'", // dash's echo would read the JSON's \\n as a newline
                 "exec sleep 600");
-        Process process = new ProcessBuilder("sh", "-c", script).start();
-        WorkerProcess worker = new WorkerProcess("worker-test", process, timers, Duration.ofSeconds(1),
-                Duration.ofSeconds(120), AnswerBudget.of(1024, 1024), QUIET);
         SeenOps tools = new SeenOps();
-        try {
-            var answer = worker.execute(1, new ExecutionRequest("pass", "", Duration.ofSeconds(60), null, "<string>"),
-                    tools);
-            worker.start();
-            ExecutionResult answered = answer.get(60, TimeUnit.SECONDS);
-            assertEquals(Status.SUCCESS, answered.status(), answered.toString());
-            assertEquals("done\n", answered.stdout());
-            assertTrue(!worker.isGone(), "stray lines do not end the worker");
-            List<String> lines = Files.readAllLines(sent);
-            assertTrue(WireCodec.decode(lines.get(0), WorkerCommand.class) instanceof WorkerCommand.Execute execute
-                    && execute.id() == 1 && execute.code().equals("pass"), lines.get(0));
-            assertEquals(new WorkerCommand.ToolResult(1, 7, ToolReply.ok("seen").json()),
-                    WireCodec.decode(lines.get(1), WorkerCommand.class));
-            assertEquals(1, tools.ops().size());
-            assertNull(tools.ops().get(0), "the unknown operation reaches the tools, which refuse it, as null");
-        } finally {
-            worker.kill();
-        }
+        ExecutionResult answered = executeOnScriptedWorker(script, tools,
+                worker -> assertTrue(!worker.isGone(), "stray lines do not end the worker"));
+        assertEquals(Status.SUCCESS, answered.status(), answered.toString());
+        assertEquals("done\n", answered.stdout());
+        List<String> lines = Files.readAllLines(sent);
+        assertTrue(WireCodec.decode(lines.get(0), WorkerCommand.class) instanceof WorkerCommand.Execute execute
+                && execute.id() == 1 && execute.code().equals("pass"), lines.get(0));
+        assertEquals(new WorkerCommand.ToolResult(1, 7, ToolReply.ok("seen").json()),
+                WireCodec.decode(lines.get(1), WorkerCommand.class));
+        assertEquals(1, tools.ops().size());
+        assertNull(tools.ops().get(0), "the unknown operation reaches the tools, which refuse it, as null");
     }
 
     @Test
