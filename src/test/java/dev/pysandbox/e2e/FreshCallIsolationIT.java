@@ -3,6 +3,7 @@ package dev.pysandbox.e2e;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeFalse;
 
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -317,6 +318,13 @@ class FreshCallIsolationIT {
         long worker = theWorker();
         Map<String, Object> change = server.python(row.change() + "\n" + row.report());
         String changed = seen(succeeded(change));
+        // Which built-in types refuse patching is GraalPy's, and differs by line: datetime.date is immutable on
+        // 25.2 (default workers) and not on 25.0 (JIT workers, run with -Dpysandbox.it.server-flags). A refused row's
+        // report tries the patch itself, so where the type takes it the row cannot tell calls apart: skipped there,
+        // never on default workers.
+        boolean jitWorkers = System.getProperty("pysandbox.it.server-flags", "").contains("--worker.jit=auto");
+        assumeFalse(row.effect() == Effect.REFUSED && jitWorkers && !pristine.contains("TypeError"),
+                "this GraalPy lets the type be patched, so the row proves nothing here");
         if (row.effect() == Effect.REFUSED) {
             assertTrue(pristine.contains("TypeError"), pristine);
             assertEquals(pristine, changed, "a refused change showed in its own call");
