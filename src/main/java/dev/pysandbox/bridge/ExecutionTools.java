@@ -105,6 +105,15 @@ final class ExecutionTools implements ToolCalls {
         }
     }
 
+    @Override
+    public synchronized boolean endIfUnused() {
+        if (!entries.isEmpty() || omitted > 0) {
+            return false;
+        }
+        finished = true;
+        return true;
+    }
+
     private String call(String tool, String params, Duration remaining, boolean raw) throws ToolFailure {
         Entry entry = begin(tool);
         try {
@@ -135,7 +144,12 @@ final class ExecutionTools implements ToolCalls {
         }
     }
 
-    private synchronized Entry begin(String tool) {
+    /** Records a call about to be made; refused once the execution's use of tools has ended. */
+    private synchronized Entry begin(String tool) throws ToolFailure {
+        // Checked again here, under the lock endIfUnused holds, so that no call starts after it said none had.
+        if (finished) {
+            throw new ToolFailure(ToolErrorKind.NOT_CONFIGURED, "this call has ended");
+        }
         Entry entry = new Entry(tool);
         if (entries.size() < MAX_RECORDS) {
             entries.add(entry);

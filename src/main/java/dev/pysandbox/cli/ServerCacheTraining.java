@@ -86,7 +86,7 @@ public final class ServerCacheTraining {
         trained.forget();
         System.err.println("prepare-server: training the server AOT cache (half a minute)");
         Path log = cacheFile.resolveSibling("server-aot-training.log");
-        ProcessBuilder builder = new ProcessBuilder(launcher.toString(), "--workers=1").redirectError(log.toFile());
+        ProcessBuilder builder = new ProcessBuilder(launcher.toString(), "--workers=1", "--worker.jit-workers=0").redirectError(log.toFile());
         builder.environment().put(OUTPUT_VARIABLE, cacheFile.toString());
         builder.environment().put("JAVA_HOME", System.getProperty("java.home"));
         Process server = builder.start();

@@ -32,6 +32,7 @@ public record ServerConfig(
         Duration killGrace,
         List<String> workerJvmOptions,
         String jit,
+        LongCallSettings longCalls,
         String osSandbox,
         Path cacheDir,
         Duration defaultTimeout,
@@ -102,6 +103,7 @@ public record ServerConfig(
                 Duration.ofMillis(integer(s, "worker.kill-grace-millis", 100, 60_000)),
                 s.get("worker.jvm-options").isBlank() ? List.of() : Arrays.asList(s.get("worker.jvm-options").split("\\s+")),
                 oneOf(s, "worker.jit", Set.of("auto", "off")),
+                longCalls(s),
                 oneOf(s, "worker.os-sandbox", Set.of("auto", "off", "required")),
                 path(s.get("worker.cache-dir"), defaultCacheDir()),
                 defaultTimeout,
@@ -129,6 +131,13 @@ public record ServerConfig(
                 codeMode(s),
                 http(s, workers(s.get("workers"), heap, !s.get("worker.jit").equals("off"))),
                 logLevel);
+    }
+
+    /** None when every worker already has the JIT ({@code worker.jit=auto}): there is nowhere faster to move to. */
+    private static LongCallSettings longCalls(Settings s) throws ConfigException {
+        int workers = integer(s, "worker.jit-workers", 0, 16);
+        Duration after = Duration.ofMillis(integer(s, "worker.jit-move-after-millis", 100, 3_600_000));
+        return workers == 0 || s.get("worker.jit").equals("auto") ? LongCallSettings.NONE : new LongCallSettings(workers, after);
     }
 
     private static HttpSettings http(Settings s, int workers) throws ConfigException {

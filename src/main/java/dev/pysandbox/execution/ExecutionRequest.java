@@ -43,6 +43,11 @@ public record ExecutionRequest(String code, String stdin, Duration timeout, Stri
         this(code, stdin, timeout, sessionId, filename, Map.of(), null);
     }
 
+    /** The same request with another time limit (a call moved to another worker gets the time it has left). */
+    public ExecutionRequest withTimeout(Duration limit) {
+        return new ExecutionRequest(code, stdin, limit, sessionId, filename, files, workingDirectory, inputs, tools);
+    }
+
     /** The same request, run in the given session's context. */
     public ExecutionRequest inSession(String session) {
         return new ExecutionRequest(code, stdin, timeout, session, filename, files, workingDirectory, inputs, tools);

@@ -1,5 +1,6 @@
 package dev.pysandbox.execution;
 
+import java.time.Duration;
 import java.util.List;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
@@ -109,6 +110,26 @@ public record ExecutionResult(
     public ExecutionResult withSessionNew(boolean started) {
         return new ExecutionResult(status, stdout, stderr, exitCode, executionTime, errorMessage, result, truncated,
                 files, filesOmitted, installing, toolCalls, toolCallsOmitted, started);
+    }
+
+    /**
+     * This result of a call moved to another worker after running {@code secondsBefore} where it started: its
+     * time counts those seconds, and a timeout names the caller's {@code timeout}, not the {@code movedLimit}
+     * the moved call had left.
+     */
+    public ExecutionResult movedAfter(double secondsBefore, Duration movedLimit, Duration timeout) {
+        String message = status == Status.TIMEOUT && errorMessage != null
+                ? errorMessage.replace(timedOutAfter(movedLimit), timedOutAfter(timeout))
+                : errorMessage;
+        return new ExecutionResult(status, stdout, stderr, exitCode, executionTime + secondsBefore, message, result,
+                truncated, files, filesOmitted, installing, toolCalls, toolCallsOmitted, sessionNew);
+    }
+
+    /** How a timeout is told: "Execution timed out after 5 seconds" (2.5 for a limit of 2,500 ms). */
+    public static String timedOutAfter(Duration timeout) {
+        long millis = timeout.toMillis();
+        return "Execution timed out after "
+                + (millis % 1000 == 0 ? Long.toString(millis / 1000) : Double.toString(millis / 1000.0)) + " seconds";
     }
 
     /** A call that never reached Python: bad input, no worker, a lost session. */

@@ -14,12 +14,14 @@ import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import dev.pysandbox.config.LongCallSettings;
 import dev.pysandbox.execution.CallPhase;
 import dev.pysandbox.execution.CodeRequest;
 import dev.pysandbox.execution.ExecutionRequest;
 import dev.pysandbox.execution.ExecutionResult;
 import dev.pysandbox.execution.Notice;
 import dev.pysandbox.execution.ToolBroker;
+import dev.pysandbox.execution.ToolBroker.ToolCalls;
 import dev.pysandbox.supervisor.SessionRegistry.Session;
 import dev.pysandbox.supervisor.SessionRegistry.SessionEndedException;
 
@@ -33,12 +35,20 @@ public final class Sandbox implements AutoCloseable {
 
     /** Limits of the execution core, from configuration. */
     public record Settings(int workers, int maxCallsPerWorker, Duration workerStartup, Duration killGrace,
-            int maxSessions, int sessionsPerPrincipal, int sessionsPerWorker, Duration sessionIdleTimeout) {
+            int maxSessions, int sessionsPerPrincipal, int sessionsPerWorker, Duration sessionIdleTimeout,
+            LongCallSettings longCalls) {
+        /** Settings without JIT workers for long calls. */
+        public Settings(int workers, int maxCallsPerWorker, Duration workerStartup, Duration killGrace,
+                int maxSessions, int sessionsPerPrincipal, int sessionsPerWorker, Duration sessionIdleTimeout) {
+            this(workers, maxCallsPerWorker, workerStartup, killGrace, maxSessions, sessionsPerPrincipal,
+                    sessionsPerWorker, sessionIdleTimeout, LongCallSettings.NONE);
+        }
     }
 
     private final Settings settings;
     private final ScheduledExecutorService timers;
     private final WorkerPool pool;
+    private final LongCalls longCalls;
     private final AtomicBoolean closed = new AtomicBoolean();
     private final SessionRegistry sessions;
     private final AtomicLong callIds = new AtomicLong();
@@ -70,8 +80,10 @@ public final class Sandbox implements AutoCloseable {
         this.sessions = new SessionRegistry(settings.maxSessions(), settings.sessionsPerPrincipal(),
                 settings.sessionsPerWorker(), settings.sessionIdleTimeout(), WorkerProcess::closeSession, this::publish);
         // A call that waits for a context (cold worker) is bounded by the worker start-up limit, not its timeout.
-        this.pool = new WorkerPool(settings.workers(), settings.maxCallsPerWorker(), launcher, timers, settings.killGrace(), settings.workerStartup(),
-                sessions::workerGone, this::publish);
+        int longCallWorkers = launcher.startsLongCallWorkers() ? settings.longCalls().workers() : 0;
+        this.pool = new WorkerPool(settings.workers(), longCallWorkers, settings.maxCallsPerWorker(), launcher, timers,
+                settings.killGrace(), settings.workerStartup(), sessions::workerGone, this::publish);
+        this.longCalls = new LongCalls(pool, settings.longCalls().moveAfter(), tools, callIds::incrementAndGet);
         long sweepMillis = Math.clamp(settings.sessionIdleTimeout().toMillis() / 4, 100, 30_000);
         timers.scheduleWithFixedDelay(sessions::expireIdle, sweepMillis, sweepMillis, TimeUnit.MILLISECONDS);
     }
@@ -180,9 +192,19 @@ public final class Sandbox implements AutoCloseable {
         }
         phases.accept(CallPhase.RUNNING);
         long id = callIds.incrementAndGet();
-        CompletableFuture<ExecutionResult> answer = worker.execute(id, request, tools.open(request.tools()));
+        long sent = System.nanoTime();
+        ToolCalls toolCalls = tools.open(request.tools());
+        CompletableFuture<ExecutionResult> answer = worker.execute(id, request, toolCalls);
         // The worker goes back to the pool only when it has answered, even if our caller stopped waiting.
         answer.whenComplete((result, error) -> pool.release(worker));
+        if (request instanceof ExecutionRequest execution && longCalls.mayMove(execution)) {
+            try {
+                return longCalls.await(worker, id, execution, toolCalls, sent, answer);
+            } catch (ExecutionException e) {
+                log.error("call {} failed inside the supervisor", id, e.getCause());
+                return ExecutionResult.setupError("The sandbox failed to run this call; please retry.");
+            }
+        }
         try {
             ExecutionResult result = answer.get();
             return session == null ? result : result.withSessionNew(started);

@@ -33,6 +33,8 @@ import dev.pysandbox.worker.WorkerSettings;
 public final class WorkerLauncher implements WorkerStarter {
     private static final org.slf4j.Logger log = org.slf4j.LoggerFactory.getLogger(WorkerLauncher.class);
     private final WorkerRuntime runtime;
+    /** The runtime of {@link WorkerRole#LONG_CALLS} workers; null when there are none. */
+    private final WorkerRuntime longCallRuntime;
     private final String heap;
     private final Path resourceCache;
     private final List<String> extraJvmOptions;
@@ -42,12 +44,14 @@ public final class WorkerLauncher implements WorkerStarter {
     /**
      * @param jit       {@code off} or {@code auto}: whether workers run interpreter-only or with the Graal JIT
      *                  the build prepared (see {@link WorkerKind})
+     * @param jitWorkers how many JIT workers to start beside interpreter-only ones, for long calls
+     *                   ({@code worker.jit-workers}; none when {@code jit} is {@code auto})
      * @param osSandbox {@code auto}, {@code off} or {@code required}: whether workers run inside the OS layer
      *                  (see {@link OsSandbox}); detection happens here, once, and its outcome is logged
      * @param shownFolders host folders workers read for their calls, which the OS layer must show read-only
      */
     public WorkerLauncher(String heap, Path resourceCache, List<String> extraJvmOptions, WorkerSettings settings,
-            String jit, String osSandbox, List<Path> shownFolders) throws IOException {
+            String jit, int jitWorkers, String osSandbox, List<Path> shownFolders) throws IOException {
         Path runtimeDirectory = WorkerRuntimeBuilder.defaultDirectory();
         this.runtime = WorkerRuntime.locate(runtimeDirectory, WorkerKind.forJitSetting(jit), workerClassPath());
         if (runtime.fallback()) {
@@ -55,6 +59,7 @@ public final class WorkerLauncher implements WorkerStarter {
         } else {
             log.info("workers run {}", runtime.description());
         }
+        this.longCallRuntime = longCallRuntime(runtimeDirectory, jitWorkers);
         this.heap = heap;
         this.resourceCache = resourceCache;
         this.extraJvmOptions = List.copyOf(extraJvmOptions);
@@ -62,6 +67,9 @@ public final class WorkerLauncher implements WorkerStarter {
         Files.createDirectories(resourceCache);
         List<Path> readable = new ArrayList<>(OsSandbox.readablePaths(runtime.classPath()));
         readable.add(runtime.java().getParent().getParent());
+        if (longCallRuntime != null) {
+            readable.addAll(OsSandbox.readablePaths(longCallRuntime.classPath()));
+        }
         readable.add(runtimeDirectory);
         if (!settings.packagesDir().isEmpty()) {
             // Created now, empty, so that the OS layer can show it to workers started before the first install.
@@ -69,6 +77,23 @@ public final class WorkerLauncher implements WorkerStarter {
         }
         readable.addAll(shownFolders);
         this.osSandbox = OsSandbox.detect(OsSandbox.mode(osSandbox), resourceCache, readable);
+    }
+
+    /**
+     * The JIT runtime for long calls, when they are asked for and the general workers are interpreter-only; null
+     * (and said in the log) when the build prepared none, in which case long calls stay where they started.
+     */
+    private WorkerRuntime longCallRuntime(Path runtimeDirectory, int jitWorkers) {
+        if (jitWorkers == 0 || runtime.kind() == WorkerKind.JIT) {
+            return null;
+        }
+        WorkerRuntime jit = WorkerRuntime.locate(runtimeDirectory, WorkerKind.JIT, workerClassPath());
+        if (jit.kind() != WorkerKind.JIT) {
+            log.warn("no JIT worker for long calls (worker.jit-workers={}): {}", jitWorkers, jit.description());
+            return null;
+        }
+        log.info("{} JIT worker(s) take calls that outrun the interpreter, on {}", jitWorkers, jit.description());
+        return jit;
     }
 
     /**
@@ -93,7 +118,7 @@ public final class WorkerLauncher implements WorkerStarter {
         List<Path> shown = config.runReadsWorkingDirectory()
                 ? List.of(config.runRoot().toAbsolutePath().normalize()) : List.of();
         return new WorkerLauncher(config.workerHeap(), config.cacheDir(), config.workerJvmOptions(), settings,
-                config.jit(), config.osSandbox(), shown);
+                config.jit(), config.longCalls().workers(), config.osSandbox(), shown);
     }
 
     @Override
@@ -111,8 +136,17 @@ public final class WorkerLauncher implements WorkerStarter {
         return resourceCache;
     }
 
-    List<String> command(String workerName) {
-        return osSandbox.wrap(javaCommand(runtime, workerName));
+    List<String> command(String workerName, WorkerRole role) {
+        return osSandbox.wrap(javaCommand(runtimeFor(role), workerName));
+    }
+
+    private WorkerRuntime runtimeFor(WorkerRole role) {
+        return role == WorkerRole.LONG_CALLS && longCallRuntime != null ? longCallRuntime : runtime;
+    }
+
+    @Override
+    public boolean startsLongCallWorkers() {
+        return longCallRuntime != null;
     }
 
     /** The worker's java command line, without the OS layer; the AOT training run uses it too. */
@@ -162,13 +196,13 @@ public final class WorkerLauncher implements WorkerStarter {
     }
 
     @Override
-    public void checkEngine(String engine, boolean aotCache) {
-        runtime.checkEngine(engine, aotCache);
+    public void checkEngine(WorkerRole role, String engine, boolean aotCache) {
+        runtimeFor(role).checkEngine(engine, aotCache);
     }
 
     @Override
-    public Process launch(String workerName) throws IOException {
-        ProcessBuilder builder = new ProcessBuilder(command(workerName))
+    public Process launch(String workerName, WorkerRole role) throws IOException {
+        ProcessBuilder builder = new ProcessBuilder(command(workerName, role))
                 .directory(resourceCache.toFile())
                 .redirectErrorStream(false);
         keepOnlyNeededEnvironment(builder.environment());

@@ -3,6 +3,7 @@ package dev.pysandbox.supervisor;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
@@ -11,6 +12,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import java.util.stream.IntStream;
+import java.util.stream.Stream;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -18,7 +20,8 @@ import org.slf4j.LoggerFactory;
 import dev.pysandbox.execution.Notice;
 
 /**
- * A fixed number of worker slots. A worker is handed out to one call at a time; one that dies is replaced
+ * A fixed number of worker slots: general ones, which serve every call, and optionally some for long calls
+ * ({@link WorkerRole}). A worker is handed out to one call at a time; one that dies is replaced
  * in its slot in the background. The hot path is {@link #acquire} and {@link #release}: one monitor, a set of
  * idle workers, and a wait when none fits.
  */
@@ -43,11 +46,14 @@ final class WorkerPool implements AutoCloseable {
     private final int maxCallsPerWorker;
     private final List<WorkerSlot> slots;
     private final Set<WorkerProcess> idle = new LinkedHashSet<>();
+    /** The live workers of {@link WorkerRole#LONG_CALLS} slots, idle or not. */
+    private final Set<WorkerProcess> longCallWorkers = new HashSet<>();
     /** The next slot to start for the first time; see {@link #startNext()}. */
     private int neverStarted;
     private boolean closed;
 
-    WorkerPool(int size, int maxCallsPerWorker, WorkerStarter launcher, ScheduledExecutorService timers,
+    /** @param longCallSlots slots of {@link WorkerRole#LONG_CALLS} beside the {@code size} general ones */
+    WorkerPool(int size, int longCallSlots, int maxCallsPerWorker, WorkerStarter launcher, ScheduledExecutorService timers,
             Duration killGrace, Duration setupLimit, Consumer<WorkerProcess> onWorkerGone, Consumer<Notice> notices) {
         this.maxCallsPerWorker = maxCallsPerWorker;
         this.launcher = launcher;
@@ -56,7 +62,11 @@ final class WorkerPool implements AutoCloseable {
         this.setupLimit = setupLimit;
         this.onWorkerGone = onWorkerGone;
         this.notices = notices;
-        this.slots = IntStream.range(0, size).mapToObj(WorkerSlot::new).toList();
+        // General slots first: they start first, and the first call waits for none of the others.
+        this.slots = Stream.concat(
+                IntStream.range(0, size).mapToObj(index -> new WorkerSlot(index, WorkerRole.GENERAL)),
+                IntStream.range(0, longCallSlots).mapToObj(index -> new WorkerSlot(index, WorkerRole.LONG_CALLS)))
+                .toList();
     }
 
     /** Starts the slots' workers in the background, one after another, and returns at once. */
@@ -103,10 +113,11 @@ final class WorkerPool implements AutoCloseable {
                 if (idle.remove(required)) {
                     return required;
                 }
-            } else if (!idle.isEmpty()) {
-                WorkerProcess worker = idle.iterator().next();
-                idle.remove(worker);
-                return worker;
+            } else {
+                WorkerProcess worker = takeIdle(false);
+                if (worker != null) {
+                    return worker;
+                }
             }
             long remaining = deadline - System.nanoTime();
             if (remaining <= 0) {
@@ -117,6 +128,27 @@ final class WorkerPool implements AutoCloseable {
                 waiting.run();
             }
             TimeUnit.NANOSECONDS.timedWait(this, remaining);
+        }
+        return null;
+    }
+
+    /** An idle worker of a {@link WorkerRole#LONG_CALLS} slot, taken at once, or null when none is idle. */
+    synchronized WorkerProcess tryAcquireForLongCall() {
+        return closed ? null : takeIdle(true);
+    }
+
+    /** Whether some slot is for long calls (whether or not its worker is up now). */
+    boolean hasLongCallSlots() {
+        return slots.stream().anyMatch(slot -> slot.role == WorkerRole.LONG_CALLS);
+    }
+
+    /** Takes the first idle worker of the one role or the other; under the lock. */
+    private WorkerProcess takeIdle(boolean forLongCalls) {
+        for (WorkerProcess worker : idle) {
+            if (longCallWorkers.contains(worker) == forLongCalls) {
+                idle.remove(worker);
+                return worker;
+            }
         }
         return null;
     }
@@ -143,7 +175,7 @@ final class WorkerPool implements AutoCloseable {
         if (closed) {
             return false;
         }
-        return slots.stream().anyMatch(WorkerSlot::serving);
+        return slots.stream().anyMatch(slot -> slot.role == WorkerRole.GENERAL && slot.serving());
     }
 
     /** The live workers. */
@@ -172,12 +204,12 @@ final class WorkerPool implements AutoCloseable {
             return;
         }
         try {
-            Process process = launcher.launch(name);
+            Process process = launcher.launch(name, slot.role);
             WorkerProcess worker = new WorkerProcess(name, process, timers, killGrace, setupLimit,
                     launcher.answerBudget(), new WorkerProcess.Listener() {
                 @Override
                 public void ready(WorkerProcess w, String engine, boolean aotCache) {
-                    launcher.checkEngine(engine, aotCache);
+                    launcher.checkEngine(slot.role, engine, aotCache);
                     onReady(slot, w);
                 }
 
@@ -191,6 +223,9 @@ final class WorkerPool implements AutoCloseable {
                 late = closed;
                 if (!late) {
                     slot.worker = worker;
+                    if (slot.role == WorkerRole.LONG_CALLS) {
+                        longCallWorkers.add(worker);
+                    }
                 }
             }
             if (late) {
@@ -225,6 +260,7 @@ final class WorkerPool implements AutoCloseable {
         boolean failingAgain;
         synchronized (this) {
             idle.remove(worker);
+            longCallWorkers.remove(worker);
             notifyAll();
             if (closed || slot.worker != worker) {
                 return;

@@ -358,8 +358,8 @@ final class WorkerProcess {
         kill();
         if (started) {
             double seconds = (System.nanoTime() - call.startedNanos) / 1e9;
-            call.complete(ExecutionResult.lost(Status.TIMEOUT, -1, seconds, "Execution timed out after "
-                    + call.request.timeout().toSeconds() + " seconds; the worker did not stop in time and was replaced, so its output was lost."));
+            call.complete(ExecutionResult.lost(Status.TIMEOUT, -1, seconds, ExecutionResult.timedOutAfter(
+                    call.request.timeout()) + "; the worker did not stop in time and was replaced, so its output was lost."));
         } else {
             call.complete(ExecutionResult.setupError("The sandbox worker did not start the code within "
                     + setupLimit.toSeconds() + " seconds and was replaced; please retry."));

@@ -12,8 +12,9 @@ final class WorkerSlot {
     /** The longest a slot whose worker cannot start waits before the next try. */
     private static final Duration MAX_RESTART_DELAY = Duration.ofSeconds(30);
 
-    /** Counted from 0, named from 1. */
+    /** Counted from 0 among the slots of its role, named from 1. */
     final int index;
+    final WorkerRole role;
     /** The slot's worker; null between one that is gone and its replacement. */
     WorkerProcess worker;
     /** Paces the restarts of a slot whose workers exit before they are ready. */
@@ -22,13 +23,14 @@ final class WorkerSlot {
     boolean upOnce;
     private int generation;
 
-    WorkerSlot(int index) {
+    WorkerSlot(int index, WorkerRole role) {
         this.index = index;
+        this.role = role;
     }
 
-    /** The name of the slot's next worker: slot number, then generation ({@code worker-1.2}). */
+    /** The name of the slot's next worker: role, slot number, then generation ({@code worker-1.2}). */
     String nextName() {
-        return "worker-" + (index + 1) + "." + (++generation);
+        return role.namePrefix() + (index + 1) + "." + (++generation);
     }
 
     /**

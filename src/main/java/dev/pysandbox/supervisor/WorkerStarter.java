@@ -16,8 +16,14 @@ import dev.pysandbox.execution.AnswerBudget;
  * stdin, and killed with its descendants ({@link dev.pysandbox.process.ProcessTree}).
  */
 interface WorkerStarter {
-    /** Starts the worker named {@code workerName} (slot, then generation: {@code worker-1.2}). */
-    Process launch(String workerName) throws IOException;
+    /** Starts the worker named {@code workerName} (slot, then generation: {@code worker-1.2}) for {@code role}. */
+    Process launch(String workerName, WorkerRole role) throws IOException;
+
+    /**
+     * Whether workers for {@link WorkerRole#LONG_CALLS} can be started: a JIT runtime is prepared and the general
+     * workers run without the JIT.
+     */
+    boolean startsLongCallWorkers();
 
     /** What a worker's results may carry; the supervisor holds each result to it, trusting no worker. */
     AnswerBudget answerBudget();
@@ -26,7 +32,7 @@ interface WorkerStarter {
      * Told what a worker that became ready runs on, so that a worker started without the JIT or without its
      * AOT cache is reported.
      */
-    void checkEngine(String engine, boolean aotCache);
+    void checkEngine(WorkerRole role, String engine, boolean aotCache);
 
     /** What the OS layer lacks on this machine; empty when workers run inside all of it. */
     List<String> osSandboxMissing();

@@ -306,7 +306,7 @@ final class PythonCall {
     /** @param recycle whether this worker asks to be replaced, ending a session that lives on it */
     private ExecutionResult stopped(Stop reason, boolean recycle) {
         String why = switch (reason) {
-            case TIMEOUT -> "Execution timed out after " + formatSeconds(command.timeoutMillis()) + " seconds.";
+            case TIMEOUT -> ExecutionResult.timedOutAfter(Duration.ofMillis(command.timeoutMillis())) + ".";
             case OUTPUT_LIMIT -> "Output limit exceeded: more than " + settings.stopAfterBytes()
                     + " bytes written to one stream, so execution was stopped.";
             case CANCELLED -> "Cancelled by the client.";
@@ -361,9 +361,5 @@ final class PythonCall {
         double seconds = (System.nanoTime() - startNanos) / 1e9;
         return new ExecutionResult(status, out.text(), err.text(), exitCode, Math.round(seconds * 1e4) / 1e4, message,
                 result, new Truncation(out.truncated(), err.truncated(), resultTruncated, false, false));
-    }
-
-    private static String formatSeconds(long millis) {
-        return millis % 1000 == 0 ? Long.toString(millis / 1000) : Double.toString(millis / 1000.0);
     }
 }

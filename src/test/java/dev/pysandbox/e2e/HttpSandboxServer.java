@@ -59,6 +59,7 @@ final class HttpSandboxServer implements AutoCloseable {
         Path portFile = directory.resolve("port");
         List<String> command = new ArrayList<>(List.of(SandboxServer.LAUNCHER.toString(), "--transport=http",
                 "--http.port=0", "--http.port-file=" + portFile));
+        command.addAll(SandboxServer.SUITE_FLAGS);
         if (!tokens.isEmpty()) {
             command.add("--http.tokens-file=" + tokensFile);
         }

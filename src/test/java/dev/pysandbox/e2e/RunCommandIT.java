@@ -30,6 +30,7 @@ class RunCommandIT {
         List<String> command = new ArrayList<>(List.of(SandboxServer.LAUNCHER.toString(), "run"));
         command.addAll(List.of(args));
         command.add("--workers=1");
+        command.addAll(SandboxServer.SUITE_FLAGS);
         Process process = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT).start();
         process.getOutputStream().write(stdin.getBytes(StandardCharsets.UTF_8));
         process.getOutputStream().close();

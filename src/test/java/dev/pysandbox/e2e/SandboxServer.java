@@ -24,12 +24,18 @@ final class SandboxServer implements AutoCloseable {
     static final Path PROJECT_ROOT = Path.of(System.getProperty("project.root", ".")).toAbsolutePath().normalize();
     static final Path LAUNCHER = PROJECT_ROOT.resolve("bin/python-sandbox-mcp");
     /**
+     * What every server the suite starts gets first: no JIT worker for long calls, which only LongCallsIT starts
+     * (by its own flag, which comes later and wins). Elsewhere a call running past the move delay (a timeout
+     * test's loop) would move to it, and each server would pay a JIT JVM on the suite's two cores.
+     */
+    static final List<String> SUITE_FLAGS = List.of("--worker.jit-workers=0");
+    /**
      * Flags every server of this run gets before its own, from {@code -Dpysandbox.it.server-flags} (separated by
      * spaces): to run a suite by hand against another configuration, for example the escape and fault suites
      * against JIT workers with {@code -Dpysandbox.it.server-flags=--worker.jit=auto}.
      */
-    private static final List<String> RUN_FLAGS = java.util.Arrays.stream(
-            System.getProperty("pysandbox.it.server-flags", "").split(" ")).filter(f -> !f.isBlank()).toList();
+    private static final List<String> RUN_FLAGS = java.util.stream.Stream.concat(SUITE_FLAGS.stream(), java.util.Arrays.stream(
+            System.getProperty("pysandbox.it.server-flags", "").split(" ")).filter(f -> !f.isBlank())).toList();
 
     final McpSyncClient client;
     /** The server's stderr (its log), line by line. */

@@ -6,6 +6,7 @@ import java.io.InputStream;
 import java.io.InputStreamReader;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -42,6 +43,9 @@ import dev.pysandbox.wire.WireCodec;
  *   <li>{@code timeout}: answers {@code timeout} without asking to be replaced (code interrupted cleanly at its
  *       timeout);</li>
  *   <li>{@code stray}: writes a line that is not protocol, then answers;</li>
+ *   <li>{@code long}: CPU-bound code that outruns the interpreter: a general worker answers it only when it is
+ *       cancelled, a JIT worker at once, naming its time limit; {@code long-timeout} is answered {@code timeout}
+ *       by a JIT worker;</li>
  *   <li>anything else: answers with success, printing which worker ran which code in which session.</li>
  * </ul>
  */
@@ -91,6 +95,11 @@ final class InMemoryWorker extends Process {
         return command;
     }
 
+    /** Whether the supervisor has sent nothing not yet taken by {@link #nextCommand()}. */
+    boolean noCommandWaiting() {
+        return commands.isEmpty();
+    }
+
     /** The next command of this type the supervisor sent, skipping others. */
     Map<String, Object> nextCommand(String type) throws InterruptedException {
         while (true) {
@@ -134,7 +143,8 @@ final class InMemoryWorker extends Process {
     private void handle(Map<String, Object> command) {
         long id = command.get("id") instanceof Number number ? number.longValue() : 0;
         switch ((String) command.get("type")) {
-            case "execute", "validate" -> call(id, (String) command.get("code"), (String) command.get("session"));
+            case "execute", "validate" -> call(id, (String) command.get("code"), (String) command.get("session"),
+                    command.get("timeoutMillis") instanceof Number millis ? millis.longValue() : 0);
             case "cancel" -> {
                 if (sleeping.remove(id)) {
                     send(result(id, new ExecutionResult(Status.EXECUTION_ERROR, "", "", 1, 0.01, "Cancelled", null,
@@ -145,7 +155,7 @@ final class InMemoryWorker extends Process {
         }
     }
 
-    private void call(long id, String code, String session) {
+    private void call(long id, String code, String session, long timeoutMillis) {
         switch (code) {
             case "stall" -> { }
             case "crash" -> {
@@ -160,6 +170,17 @@ final class InMemoryWorker extends Process {
             case "sleep" -> {
                 sleeping.add(id);
                 send(started(id));
+            }
+            case "long", "long-timeout" -> { // runs until cancelled on a general worker; a JIT worker answers
+                send(started(id));
+                if (!name.startsWith(WorkerRole.LONG_CALLS.namePrefix())) {
+                    sleeping.add(id);
+                } else if (code.equals("long")) {
+                    send(result(id, success(name + " ran long in " + timeoutMillis + " ms"), false));
+                } else {
+                    send(result(id, new ExecutionResult(Status.TIMEOUT, "", "", -1, timeoutMillis / 1000.0,
+                            ExecutionResult.timedOutAfter(Duration.ofMillis(timeoutMillis)) + ".", null, null), false));
+                }
             }
             case "flood" -> {
                 send(started(id));

@@ -38,7 +38,7 @@ final class InMemoryWorkers implements WorkerStarter {
     }
 
     @Override
-    public synchronized Process launch(String workerName) {
+    public synchronized Process launch(String workerName, WorkerRole role) {
         Startup startup = next.isEmpty() ? otherwise : next.removeFirst();
         InMemoryWorker worker = new InMemoryWorker(workerName, startup);
         launched.add(worker);
@@ -74,7 +74,12 @@ final class InMemoryWorkers implements WorkerStarter {
     }
 
     @Override
-    public void checkEngine(String engine, boolean aotCache) {
+    public boolean startsLongCallWorkers() {
+        return true;
+    }
+
+    @Override
+    public void checkEngine(WorkerRole role, String engine, boolean aotCache) {
         // In-memory workers have no engine to check.
     }
 

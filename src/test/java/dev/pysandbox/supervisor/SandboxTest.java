@@ -6,16 +6,24 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
+import dev.pysandbox.config.LongCallSettings;
 import dev.pysandbox.execution.CallPhase;
 import dev.pysandbox.execution.ExecutionRequest;
 import dev.pysandbox.execution.ExecutionResult;
 import dev.pysandbox.execution.Status;
 import dev.pysandbox.execution.ToolBroker;
+import dev.pysandbox.execution.ToolBroker.ToolCalls;
+import dev.pysandbox.execution.ToolCall;
+import dev.pysandbox.execution.ToolErrorKind;
+import dev.pysandbox.execution.ToolGrant;
+import dev.pysandbox.execution.ToolOp;
 import dev.pysandbox.supervisor.InMemoryWorker.Startup;
 
 /**
@@ -40,6 +48,18 @@ class SandboxTest {
     private Sandbox sandbox(int size, int maxCalls, int maxSessions) {
         sandbox = new Sandbox(new Sandbox.Settings(size, maxCalls, HANG, Duration.ofSeconds(1), maxSessions, maxSessions,
                 maxSessions, Duration.ofMinutes(10)), workers, ToolBroker.OFF).start();
+        return sandbox;
+    }
+
+    /** A sandbox of one general worker and one JIT worker for long calls, moving calls after 100 ms. */
+    private Sandbox sandboxWithJitWorker() throws InterruptedException {
+        return sandboxWithJitWorker(ToolBroker.OFF);
+    }
+
+    private Sandbox sandboxWithJitWorker(ToolBroker tools) throws InterruptedException {
+        sandbox = new Sandbox(new Sandbox.Settings(1, 100, HANG, Duration.ofSeconds(1), 10, 10, 10,
+                Duration.ofMinutes(10), new LongCallSettings(1, Duration.ofMillis(100))), workers, tools).start();
+        workers.awaitLaunched("jit-worker-1.1");
         return sandbox;
     }
 
@@ -124,6 +144,81 @@ class SandboxTest {
         ExecutionResult result = inSession("a", "print(x)");
         assertEquals(Status.SETUP_ERROR, result.status());
         assertTrue(result.errorMessage().contains("more than 1 sessions were open"), result.errorMessage());
+    }
+
+    @Test
+    void aFreshCallStillRunningAfterTheMoveDelayStartsAgainOnTheJitWorkerWithTheTimeItHasLeft() throws Exception {
+        sandboxWithJitWorker();
+        InMemoryWorker general = workers.awaitLaunched("worker-1.1");
+        ExecutionResult result = sandbox.execute(new ExecutionRequest("long", "", Duration.ofSeconds(5), null, "<string>"));
+        assertTrue(result.stdout().startsWith("jit-worker-1.1 ran long in "), result.stdout());
+        long movedLimit = Long.parseLong(result.stdout().replaceAll("\\D+", " ").trim().split(" ")[2]);
+        assertTrue(movedLimit <= 4_900 && movedLimit > 1_000, "the time left, not the whole timeout: " + movedLimit);
+        assertTrue(result.executionTime() >= 0.1, "counts the time before the move: " + result.executionTime());
+        Map<String, Object> execute = general.nextCommand("execute");
+        assertEquals(execute.get("id"), general.nextCommand("cancel").get("id"), "the first run is stopped");
+        assertEquals("worker-1.1 ran print(1)\n", run("print(1)").stdout(), "and its worker serves the next call");
+    }
+
+    @Test
+    void aMovedCallThatTimesOutNamesTheCallersTimeout() throws Exception {
+        sandboxWithJitWorker();
+        ExecutionResult result = sandbox.execute(new ExecutionRequest("long-timeout", "", Duration.ofSeconds(5), null,
+                "<string>"));
+        assertEquals(Status.TIMEOUT, result.status());
+        assertEquals("Execution timed out after 5 seconds.", result.errorMessage());
+    }
+
+    @Test
+    void aCallInASessionOrWithLittleTimeLeftIsNeverMoved() throws Exception {
+        sandboxWithJitWorker();
+        assertNeverMoved(new ExecutionRequest("long", "", Duration.ofSeconds(2), "s", "<string>"));
+        assertNeverMoved(new ExecutionRequest("long", "", Duration.ofSeconds(1), null, "<string>"));
+    }
+
+    @Test
+    void aCallThatHasCalledAToolIsNeverMoved() throws Exception {
+        AtomicInteger asked = new AtomicInteger();
+        ToolCalls used = ToolBroker.OFF.open(ToolGrant.NONE);
+        // Tools whose execution has called one: a second run would call it again.
+        sandboxWithJitWorker(grant -> new ToolCalls() {
+            @Override
+            public String handle(ToolOp op, String tool, String params, Duration remaining) {
+                return used.handle(op, tool, params, remaining);
+            }
+
+            @Override
+            public List<ToolCall> finish(ToolErrorKind inFlightError) {
+                return List.of();
+            }
+
+            @Override
+            public boolean endIfUnused() {
+                asked.incrementAndGet();
+                return false;
+            }
+
+            @Override
+            public int omitted() {
+                return 0;
+            }
+
+            @Override
+            public String catalog() {
+                return "{}";
+            }
+        });
+        assertNeverMoved(new ExecutionRequest("long", "", Duration.ofSeconds(2), null, "<string>", Map.of(), null, null,
+                new ToolGrant(true, null, 5)));
+        assertTrue(asked.get() > 0, "asked at the moment of the move");
+    }
+
+    /** Runs a "long" call, which the general worker never answers: the supervisor's deadline does, killing it. */
+    private void assertNeverMoved(ExecutionRequest request) throws InterruptedException {
+        InMemoryWorker jit = workers.awaitLaunched("jit-worker-1.1");
+        ExecutionResult result = sandbox.execute(request, null, phase -> { });
+        assertEquals(Status.TIMEOUT, result.status(), result::toString);
+        assertTrue(jit.noCommandWaiting(), "the JIT worker got nothing: " + request);
     }
 
     @Test

@@ -47,7 +47,11 @@ class WorkerPoolTest {
     }
 
     private WorkerPool pool(int size, int maxCalls, InMemoryWorkers workers) {
-        pool = new WorkerPool(size, maxCalls, workers, timers, Duration.ofSeconds(1), Duration.ofSeconds(120),
+        return pool(size, 0, maxCalls, workers);
+    }
+
+    private WorkerPool pool(int size, int longCallSlots, int maxCalls, InMemoryWorkers workers) {
+        pool = new WorkerPool(size, longCallSlots, maxCalls, workers, timers, Duration.ofSeconds(1), Duration.ofSeconds(120),
                 goneWorkers::add, notices::add);
         pool.start();
         return pool;
@@ -83,6 +87,43 @@ class WorkerPoolTest {
         pool.release(first);
         assertSame(first, pool.acquire(null, Duration.ZERO, () -> { }));
         assertTrue(pool.serving());
+    }
+
+    @Test
+    void aJitWorkerForLongCallsIsNeverHandedToACallAsItStarts() throws Exception {
+        WorkerPool pool = pool(1, 1, 100, new InMemoryWorkers(Startup.READY));
+        WorkerProcess general = acquire(pool);
+        assertEquals("worker-1.1", general.name());
+        WorkerProcess jit = awaitLongCallWorker(pool);
+        assertEquals("jit-worker-1.1", jit.name());
+        assertNull(pool.tryAcquireForLongCall(), "handed out once");
+        pool.release(jit);
+        assertNull(pool.acquire(null, Duration.ZERO, () -> { }), "the general worker is busy and the JIT one is not for it");
+        pool.release(general);
+        assertSame(general, pool.acquire(null, Duration.ZERO, () -> { }));
+        assertSame(jit, pool.tryAcquireForLongCall());
+    }
+
+    @Test
+    void thePoolServesOnlyOnceAGeneralWorkerIsUp() throws Exception {
+        InMemoryWorkers workers = new InMemoryWorkers(Startup.NEVER_READY);
+        WorkerPool pool = pool(1, 1, 100, workers.thenStart(Startup.NEVER_READY, Startup.READY));
+        timers.fire(Duration.ofSeconds(10)); // the next slot starts when the one before is slow to be ready
+        workers.awaitLaunched("jit-worker-1.1");
+        awaitLongCallWorker(pool);
+        assertFalse(pool.serving(), "a JIT worker for long calls alone serves no call");
+    }
+
+    private static WorkerProcess awaitLongCallWorker(WorkerPool pool) throws InterruptedException {
+        long deadline = System.nanoTime() + HANG.toNanos();
+        while (System.nanoTime() < deadline) {
+            WorkerProcess worker = pool.tryAcquireForLongCall();
+            if (worker != null) {
+                return worker;
+            }
+            Thread.sleep(5);
+        }
+        throw new AssertionError("no JIT worker for long calls became idle");
     }
 
     @Test

@@ -88,6 +88,11 @@ class WorkerProcessTest {
         }
 
         @Override
+        public boolean endIfUnused() {
+            return ops.isEmpty();
+        }
+
+        @Override
         public int omitted() {
             return 0;
         }

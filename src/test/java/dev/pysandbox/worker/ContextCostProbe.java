@@ -11,6 +11,7 @@ import java.util.function.Supplier;
 import org.graalvm.polyglot.Context;
 import org.graalvm.polyglot.Engine;
 import org.graalvm.polyglot.Source;
+import org.graalvm.polyglot.Value;
 
 import dev.pysandbox.bench.CpuByThread;
 import dev.pysandbox.execution.AnswerBudget;
@@ -49,6 +50,10 @@ public final class ContextCostProbe {
         }
         if (variant.equals("heap")) {
             heapAfterContexts();
+            return;
+        }
+        if (variant.equals("corpus")) {
+            corpus(java.nio.file.Path.of(args[1]), Integer.parseInt(args[2]));
             return;
         }
         Supplier<PreparedContext> contexts = switch (variant) {
@@ -104,6 +109,51 @@ public final class ContextCostProbe {
         }
         System.out.println("| prelude runner (compile and exec) |" + runner + " |");
         System.out.println("| cached polyglot Source |" + source + " |");
+        System.exit(0);
+    }
+
+    /**
+     * Where a fresh call's time goes on the worker: the snippets of a corpus, each as new text, in fresh contexts
+     * of one engine, pass after pass. Per pass, the time to build plain contexts, to build preloaded ones, to run
+     * the snippets in preloaded contexts, and to close them (ms, summed over the corpus), and per snippet the run
+     * time of the last pass.
+     */
+    private static void corpus(java.nio.file.Path folder, int passes) throws java.io.IOException {
+        SandboxContexts contexts = new SandboxContexts(WorkerSettings.fromSystemProperties(), new ToolBridge(event -> { }));
+        List<java.nio.file.Path> snippets;
+        try (var files = java.nio.file.Files.list(folder)) {
+            snippets = files.filter(f -> f.toString().endsWith(".py")).sorted().toList();
+        }
+        StringBuilder last = new StringBuilder();
+        SharedCode shared = new SharedCode();
+        for (int pass = 1; pass <= passes; pass++) {
+            long plain = 0, preloaded = 0, run = 0, close = 0;
+            last.setLength(0);
+            for (java.nio.file.Path snippet : snippets) {
+                String code = "# pass " + pass + " " + System.nanoTime() + "\n" + java.nio.file.Files.readString(snippet);
+                long t0 = System.nanoTime();
+                PreparedContext bare = contexts.prepare(false);
+                long t1 = System.nanoTime();
+                bare.context().close(true);
+                long t2 = System.nanoTime();
+                PreparedContext prepared = contexts.prepare(true);
+                long t3 = System.nanoTime();
+                Value module = System.getProperty("probe.compile") != null ? null
+                        : shared.parse(prepared.context(), code, "<string>");
+                prepared.runner().run(code, "<string>", 1 << 20, module, "{}", AnswerBudget.ERROR_MESSAGE_CHARS);
+                long t4 = System.nanoTime();
+                prepared.context().close(true);
+                long t5 = System.nanoTime();
+                plain += t1 - t0;
+                preloaded += t3 - t2;
+                run += t4 - t3;
+                close += t5 - t4;
+                last.append(String.format(" %s=%.0f", snippet.getFileName().toString().substring(0, 2), (t4 - t3) / 1e6));
+            }
+            System.out.printf("pass %d: plain %.0f, preloaded %.0f, run %.0f, close %.0f ms%n",
+                    pass, plain / 1e6, preloaded / 1e6, run / 1e6, close / 1e6);
+        }
+        System.out.println("last pass run ms:" + last);
         System.exit(0);
     }
 

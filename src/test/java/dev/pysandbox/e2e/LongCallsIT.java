@@ -1,0 +1,75 @@
+package dev.pysandbox.e2e;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.nio.file.Files;
+import java.util.Map;
+
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Calls that outrun the interpreter move to the JIT worker (worker.jit-workers, on by default): the real server,
+ * its interpreter-only worker and its JIT worker. The rules of moving (time left, sessions, tool calls) are
+ * SandboxTest's, against in-memory workers; this shows the move end to end, where only real workers can show it:
+ * which runtime answered, and that the caller sees one run.
+ */
+class LongCallsIT {
+    /** Runs for three seconds by the clock, wherever it runs, then says which GraalPy ran it. */
+    private static final String BUSY = """
+            import sys, time
+            print('start')
+            t = time.monotonic()
+            while time.monotonic() - t < 3:
+                pass
+            print('.'.join(map(str, sys.implementation.version[:3])))
+            """;
+
+    @BeforeAll
+    static void theBuildPreparedTheJitRuntime() {
+        assumeTrue(Files.isDirectory(SandboxServer.PROJECT_ROOT.resolve("target/worker-runtime/jit-lib")),
+                "the build prepares the JIT runtime only on JDK 25");
+    }
+
+    /** One interpreter-only worker and the JIT worker, moving after a second; no warm-up, to spare the suite's cores. */
+    private static SandboxServer server() {
+        SandboxServer server = SandboxServer.start("--workers=1", "--worker.jit-workers=1",
+                "--worker.jit-move-after-millis=1000", "--worker.warm-up-runs=0");
+        long deadline = System.nanoTime() + 180_000_000_000L;
+        while (server.log.stream().noneMatch(line -> line.contains("jit-worker-1.1") && line.contains("is ready"))) {
+            assertTrue(System.nanoTime() < deadline, "the JIT worker did not become ready");
+            try {
+                Thread.sleep(100);
+            } catch (InterruptedException e) {
+                throw new AssertionError(e);
+            }
+        }
+        return server;
+    }
+
+    @Test
+    void aCallStillRunningAfterTheMoveDelayAnswersFromTheJitWorkerAsOneRun() {
+        try (SandboxServer server = server()) {
+            Map<String, Object> result = server.execute(Map.of("language", "python", "code", BUSY, "timeout", 60));
+            assertEquals("success", result.get("status"), result::toString);
+            // The first run printed "start" too; its output went with its context.
+            assertEquals("start\n" + System.getProperty("graalpy.jit.version") + "\n", result.get("stdout"));
+            assertTrue(((Number) result.get("execution_time")).doubleValue() >= 4.0,
+                    "the time counts the second before the move: " + result.get("execution_time"));
+            assertTrue(server.log.stream().anyMatch(line -> line.contains("moving it to jit-worker-1.1")), "logged");
+            assertEquals("1\n", server.python("print(1)").get("stdout"), "the general worker serves the next call");
+        }
+    }
+
+    @Test
+    void aSessionCallStaysOnTheWorkerThatHoldsItsState() {
+        try (SandboxServer server = server()) {
+            Map<String, Object> result = server.execute(Map.of("language", "python", "code", BUSY, "timeout", 60,
+                    "session_id", "kept"));
+            assertEquals("start\n" + System.getProperty("graalpy.version") + "\n", result.get("stdout"), result::toString);
+            assertTrue(server.log.stream().noneMatch(line -> line.contains("moving it to")), "nothing moved");
+        }
+    }
+}
