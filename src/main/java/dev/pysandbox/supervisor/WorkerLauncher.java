@@ -137,7 +137,11 @@ public final class WorkerLauncher implements WorkerStarter {
     }
 
     List<String> command(String workerName, WorkerRole role) {
-        return osSandbox.wrap(javaCommand(runtimeFor(role), workerName));
+        // A JIT worker for long calls does not warm itself: its compiler threads would take the cores the
+        // general workers' calls need while it waits, which cost the agent workload most of its speed
+        // (BENCHMARKS.md, "Long calls move to a JIT worker").
+        WorkerSettings forRole = role == WorkerRole.LONG_CALLS ? settings.withoutWarmUp() : settings;
+        return osSandbox.wrap(javaCommand(runtimeFor(role), forRole, workerName));
     }
 
     private WorkerRuntime runtimeFor(WorkerRole role) {
@@ -151,6 +155,10 @@ public final class WorkerLauncher implements WorkerStarter {
 
     /** The worker's java command line, without the OS layer; the AOT training run uses it too. */
     List<String> javaCommand(WorkerRuntime runtime, String workerName) {
+        return javaCommand(runtime, settings, workerName);
+    }
+
+    private List<String> javaCommand(WorkerRuntime runtime, WorkerSettings settings, String workerName) {
         List<String> command = new ArrayList<>();
         command.add(runtime.java().toString());
         command.addAll(runtime.jvmOptions());

@@ -42,6 +42,12 @@ public record WorkerSettings(int captureBytes, long stopAfterBytes, int readyCon
         autoInstall = autoInstall.stream().filter(imports::allows).sorted().toList();
     }
 
+    /** These settings for a worker that does not warm itself ({@code warmUpRuns} 0). */
+    public WorkerSettings withoutWarmUp() {
+        return new WorkerSettings(captureBytes, stopAfterBytes, readyContexts, interruptWaitMillis, imports,
+                strictBuiltins, preload, packagesDir, files, autoInstall, 0);
+    }
+
     /** How much of each field a result may carry; the supervisor holds results to the same budget. */
     public AnswerBudget answerBudget() {
         return AnswerBudget.of(captureBytes, files.returnBytes());

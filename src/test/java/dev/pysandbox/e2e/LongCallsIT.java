@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.nio.file.Files;
+import java.util.List;
 import java.util.Map;
 
 import org.junit.jupiter.api.BeforeAll;
@@ -33,10 +34,10 @@ class LongCallsIT {
                 "the build prepares the JIT runtime only on JDK 25");
     }
 
-    /** One interpreter-only worker and the JIT worker, moving after a second; no warm-up, to spare the suite's cores. */
-    private static SandboxServer server() {
+    /** One interpreter-only worker and the JIT worker, moving after a second, tagged for finding their processes. */
+    private static SandboxServer server(String tag) {
         SandboxServer server = SandboxServer.start("--workers=1", "--worker.jit-workers=1",
-                "--worker.jit-move-after-millis=1000", "--worker.warm-up-runs=0");
+                "--worker.jit-move-after-millis=1000", "--worker.jvm-options=-D" + tag);
         long deadline = System.nanoTime() + 180_000_000_000L;
         while (server.log.stream().noneMatch(line -> line.contains("jit-worker-1.1") && line.contains("is ready"))) {
             assertTrue(System.nanoTime() < deadline, "the JIT worker did not become ready");
@@ -51,7 +52,7 @@ class LongCallsIT {
 
     @Test
     void aCallStillRunningAfterTheMoveDelayAnswersFromTheJitWorkerAsOneRun() {
-        try (SandboxServer server = server()) {
+        try (SandboxServer server = server("pysandbox.it.long-calls-moved")) {
             Map<String, Object> result = server.execute(Map.of("language", "python", "code", BUSY, "timeout", 60));
             assertEquals("success", result.get("status"), result::toString);
             // The first run printed "start" too; its output went with its context.
@@ -64,8 +65,21 @@ class LongCallsIT {
     }
 
     @Test
+    void onlyTheGeneralWorkersWarmThemselvesSoTheJitWorkerTakesNoCoreWhileItWaits() {
+        String tag = "pysandbox.it.long-calls-warm-up";
+        try (SandboxServer server = server(tag)) {
+            List<String> commands = SandboxServer.workersTagged(tag).stream().map(SandboxServer::commandLine).toList();
+            assertEquals(2, commands.size(), commands::toString);
+            for (String command : commands) {
+                boolean jit = command.contains("-Dpysandbox.worker.name=jit-worker-");
+                assertTrue(command.contains("-Dpysandbox.worker.warmUpRuns=" + (jit ? 0 : 200) + " "), command);
+            }
+        }
+    }
+
+    @Test
     void aSessionCallStaysOnTheWorkerThatHoldsItsState() {
-        try (SandboxServer server = server()) {
+        try (SandboxServer server = server("pysandbox.it.long-calls-session")) {
             Map<String, Object> result = server.execute(Map.of("language", "python", "code", BUSY, "timeout", 60,
                     "session_id", "kept"));
             assertEquals("start\n" + System.getProperty("graalpy.version") + "\n", result.get("stdout"), result::toString);
