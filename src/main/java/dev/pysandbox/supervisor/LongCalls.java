@@ -54,7 +54,8 @@ final class LongCalls {
      * The answer to call {@code id}, sent to {@code worker} at {@code sentNanos}: from that worker, or from a JIT
      * worker if the call moved.
      *
-     * @throws InterruptedException if the caller stopped waiting; the call is then cancelled wherever it runs
+     * @throws InterruptedException if the caller stopped waiting: a moved call is cancelled here, one that did not
+     *                              move is the caller's to cancel on {@code worker}
      */
     ExecutionResult await(WorkerProcess worker, long id, ExecutionRequest request, ToolCalls toolCalls, long sentNanos,
             CompletableFuture<ExecutionResult> answer) throws InterruptedException, ExecutionException {
@@ -62,16 +63,13 @@ final class LongCalls {
         while (true) {
             try {
                 return answer.get(Math.max(0, moveAt - System.nanoTime()), TimeUnit.NANOSECONDS);
-            } catch (InterruptedException e) {
-                worker.cancel(id);
-                throw e;
             } catch (TimeoutException e) {
                 // still running: move it if there is time and a JIT worker
             }
             long ranNanos = System.nanoTime() - sentNanos;
             Duration left = request.timeout().minusNanos(ranNanos);
             if (left.compareTo(LEAST_TIME_LEFT) < 0) {
-                return awaitWhereItRuns(worker, id, answer);
+                return answer.get();
             }
             WorkerProcess jit = pool.tryAcquireForLongCall();
             if (jit == null) {
@@ -80,22 +78,12 @@ final class LongCalls {
             }
             if (answer.isDone() || !toolCalls.endIfUnused()) { // finished meanwhile, or it reached another server
                 pool.release(jit);
-                return awaitWhereItRuns(worker, id, answer);
+                return answer.get();
             }
             // Its worker answers the cancel in its own time and goes back to the pool then (Sandbox.runOn).
             worker.cancel(id);
             log.info("call {} ran {} ms on {}; moving it to {}", id, ranNanos / 1_000_000, worker.name(), jit.name());
             return runMoved(jit, request, left, ranNanos / 1e9);
-        }
-    }
-
-    private static ExecutionResult awaitWhereItRuns(WorkerProcess worker, long id,
-            CompletableFuture<ExecutionResult> answer) throws InterruptedException, ExecutionException {
-        try {
-            return answer.get();
-        } catch (InterruptedException e) {
-            worker.cancel(id);
-            throw e;
         }
     }
 
@@ -106,6 +94,11 @@ final class LongCalls {
         ExecutionRequest moved = request.withTimeout(left);
         CompletableFuture<ExecutionResult> answer = jit.execute(id, moved, tools.open(moved.tools()));
         answer.whenComplete((result, error) -> pool.release(jit));
-        return awaitWhereItRuns(jit, id, answer).movedAfter(secondsBefore, left, request.timeout());
+        try {
+            return answer.get().movedAfter(secondsBefore, left, request.timeout());
+        } catch (InterruptedException e) {
+            jit.cancel(id);
+            throw e;
+        }
     }
 }

@@ -197,16 +197,12 @@ public final class Sandbox implements AutoCloseable {
         CompletableFuture<ExecutionResult> answer = worker.execute(id, request, toolCalls);
         // The worker goes back to the pool only when it has answered, even if our caller stopped waiting.
         answer.whenComplete((result, error) -> pool.release(worker));
-        if (request instanceof ExecutionRequest execution && longCalls.mayMove(execution)) {
-            try {
-                return longCalls.await(worker, id, execution, toolCalls, sent, answer);
-            } catch (ExecutionException e) {
-                log.error("call {} failed inside the supervisor", id, e.getCause());
-                return ExecutionResult.setupError("The sandbox failed to run this call; please retry.");
-            }
-        }
         try {
-            ExecutionResult result = answer.get();
+            // A call that moved is cancelled on its JIT worker by LongCalls; the one below, for where it started,
+            // then repeats a cancel that worker has had, which is harmless.
+            ExecutionResult result = request instanceof ExecutionRequest execution && longCalls.mayMove(execution)
+                    ? longCalls.await(worker, id, execution, toolCalls, sent, answer)
+                    : answer.get();
             return session == null ? result : result.withSessionNew(started);
         } catch (InterruptedException e) {
             worker.cancel(id);
