@@ -167,9 +167,10 @@ final class WorkerPool implements AutoCloseable {
 
     /**
      * Whether the pool serves calls: some general slot (a JIT worker for long calls takes no call of its own) has
-     * a worker up, or is replacing one that was up and has not since failed to start. A routine replacement (a crash, a runaway call, {@code worker.max-calls}) takes
-     * seconds and the next call just waits for it, so a load balancer should not take the replica out for it;
-     * a slot whose worker cannot start does not count until one starts.
+     * a worker up, or is replacing one that was up and has not since failed to start. A routine replacement (a
+     * crash, a runaway call, {@code worker.max-calls}) takes seconds and the next call just waits for it, so a
+     * load balancer should not take the replica out for it; a slot whose worker cannot start does not count until
+     * one starts.
      */
     synchronized boolean serving() {
         if (closed) {
