@@ -36,7 +36,12 @@ import dev.pysandbox.execution.Notice;
  * again for {@link #RETRY_AFTER}. Running servers pick up the new package generation with their next call.
  */
 public final class AutoInstaller implements AutoCloseable {
-    static final Duration LIMIT = Duration.ofSeconds(60);
+    /**
+     * An install starts GraalPy three times (pip, the bytecode compile of the new generation, the import check):
+     * 38 s by hand on the 2-core machine on a slow day (2026-11-26), and over 60 s beside a worker warming itself,
+     * so 60 s failed installs that were only slow. The limit is for a pip that hangs.
+     */
+    static final Duration LIMIT = Duration.ofSeconds(180);
     static final Duration RETRY_AFTER = Duration.ofMinutes(5);
     private static final Logger log = LoggerFactory.getLogger(AutoInstaller.class);
 
