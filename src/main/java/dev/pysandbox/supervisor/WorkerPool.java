@@ -89,7 +89,7 @@ final class WorkerPool implements AutoCloseable {
             slot = slots.get(neverStarted++);
         }
         timers.execute(() -> launch(slot));
-        if (slot.index + 1 < slots.size()) {
+        if (slots.indexOf(slot) + 1 < slots.size()) { // index counts within a role; the order is the list's
             // A worker that hangs while starting must not hold the others back.
             timers.schedule(this::startNext, STAGGER_LIMIT_MILLIS, TimeUnit.MILLISECONDS);
         }
