@@ -3,7 +3,6 @@ package dev.pysandbox.supervisor;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
@@ -46,8 +45,6 @@ final class WorkerPool implements AutoCloseable {
     private final int maxCallsPerWorker;
     private final List<WorkerSlot> slots;
     private final Set<WorkerProcess> idle = new LinkedHashSet<>();
-    /** The live workers of {@link WorkerRole#LONG_CALLS} slots, idle or not. */
-    private final Set<WorkerProcess> longCallWorkers = new HashSet<>();
     /** The next slot to start for the first time; see {@link #startNext()}. */
     private int neverStarted;
     private boolean closed;
@@ -145,12 +142,17 @@ final class WorkerPool implements AutoCloseable {
     /** Takes the first idle worker of the one role or the other; under the lock. */
     private WorkerProcess takeIdle(boolean forLongCalls) {
         for (WorkerProcess worker : idle) {
-            if (longCallWorkers.contains(worker) == forLongCalls) {
+            if (inLongCallSlot(worker) == forLongCalls) {
                 idle.remove(worker);
                 return worker;
             }
         }
         return null;
+    }
+
+    /** Whether the worker is that of a {@link WorkerRole#LONG_CALLS} slot (an idle worker is always in its slot). */
+    private boolean inLongCallSlot(WorkerProcess worker) {
+        return slots.stream().anyMatch(slot -> slot.worker == worker && slot.role == WorkerRole.LONG_CALLS);
     }
 
     synchronized void release(WorkerProcess worker) {
@@ -224,9 +226,6 @@ final class WorkerPool implements AutoCloseable {
                 late = closed;
                 if (!late) {
                     slot.worker = worker;
-                    if (slot.role == WorkerRole.LONG_CALLS) {
-                        longCallWorkers.add(worker);
-                    }
                 }
             }
             if (late) {
@@ -261,7 +260,6 @@ final class WorkerPool implements AutoCloseable {
         boolean failingAgain;
         synchronized (this) {
             idle.remove(worker);
-            longCallWorkers.remove(worker);
             notifyAll();
             if (closed || slot.worker != worker) {
                 return;
