@@ -8,7 +8,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.atomic.AtomicInteger;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -19,9 +18,6 @@ import dev.pysandbox.execution.ExecutionRequest;
 import dev.pysandbox.execution.ExecutionResult;
 import dev.pysandbox.execution.Status;
 import dev.pysandbox.execution.ToolBroker;
-import dev.pysandbox.execution.ToolBroker.ToolCalls;
-import dev.pysandbox.execution.ToolCall;
-import dev.pysandbox.execution.ToolErrorKind;
 import dev.pysandbox.execution.ToolGrant;
 import dev.pysandbox.execution.ToolOp;
 import dev.pysandbox.supervisor.InMemoryWorker.Startup;
@@ -178,39 +174,13 @@ class SandboxTest {
 
     @Test
     void aCallThatHasCalledAToolIsNeverMoved() throws Exception {
-        AtomicInteger asked = new AtomicInteger();
-        ToolCalls used = ToolBroker.OFF.open(ToolGrant.NONE);
         // Tools whose execution has called one: a second run would call it again.
-        sandboxWithJitWorker(grant -> new ToolCalls() {
-            @Override
-            public String handle(ToolOp op, String tool, String params, Duration remaining) {
-                return used.handle(op, tool, params, remaining);
-            }
-
-            @Override
-            public List<ToolCall> finish(ToolErrorKind inFlightError) {
-                return List.of();
-            }
-
-            @Override
-            public boolean endIfUnused() {
-                asked.incrementAndGet();
-                return false;
-            }
-
-            @Override
-            public int omitted() {
-                return 0;
-            }
-
-            @Override
-            public String catalog() {
-                return "{}";
-            }
-        });
+        SeenToolCalls used = new SeenToolCalls();
+        used.handle(ToolOp.CALL, "stub.echo", "{}", Duration.ofSeconds(1));
+        sandboxWithJitWorker(grant -> used);
         assertNeverMoved(new ExecutionRequest("long", "", Duration.ofSeconds(2), null, "<string>", Map.of(), null, null,
                 new ToolGrant(true, null, 5)));
-        assertTrue(asked.get() > 0, "asked at the moment of the move");
+        assertTrue(used.askedIfUnused.get() > 0, "asked at the moment of the move");
     }
 
     /** Runs a "long" call, which the general worker never answers: the supervisor's deadline does, killing it. */

@@ -12,7 +12,6 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -30,10 +29,7 @@ import dev.pysandbox.execution.Notice;
 import dev.pysandbox.execution.Status;
 import dev.pysandbox.execution.ToolBroker;
 import dev.pysandbox.execution.ToolBroker.ToolCalls;
-import dev.pysandbox.execution.ToolCall;
-import dev.pysandbox.execution.ToolErrorKind;
 import dev.pysandbox.execution.ToolGrant;
-import dev.pysandbox.execution.ToolOp;
 import dev.pysandbox.execution.ToolReply;
 import dev.pysandbox.wire.WireCodec;
 import dev.pysandbox.wire.WorkerCommand;
@@ -69,40 +65,6 @@ class WorkerProcessTest {
         }
     };
 
-    /** Tools that answer every request with the same value and remember the operations and time they were given. */
-    private record SeenOps(List<ToolOp> ops, List<Duration> times) implements ToolCalls {
-        SeenOps() {
-            this(new CopyOnWriteArrayList<>(), new CopyOnWriteArrayList<>());
-        }
-
-        @Override
-        public String handle(ToolOp op, String tool, String params, Duration remaining) {
-            ops.add(op);
-            times.add(remaining);
-            return ToolReply.ok("seen").json();
-        }
-
-        @Override
-        public List<ToolCall> finish(ToolErrorKind inFlightError) {
-            return List.of();
-        }
-
-        @Override
-        public boolean endIfUnused() {
-            return ops.isEmpty();
-        }
-
-        @Override
-        public int omitted() {
-            return 0;
-        }
-
-        @Override
-        public String catalog() {
-            return "{}";
-        }
-    }
-
     /** The worker's own deadline, which answers {@code timeout}, must come before a tool call's (ServerExitIT). */
     @Test
     void aToolCallMayOutlastTheCodesTimeLeftByAMomentSoTheExecutionsOwnTimeoutAnswers() throws Exception {
@@ -115,9 +77,9 @@ class WorkerProcessTest {
                 "read -r reply",
                 "printf '%s\\n' '" + result + "'",
                 "exec sleep 600");
-        SeenOps tools = new SeenOps();
+        SeenToolCalls tools = new SeenToolCalls();
         executeOnScriptedWorker(script, tools, worker -> { });
-        Duration given = tools.times().get(0);
+        Duration given = tools.times.get(0);
         assertTrue(given.compareTo(Duration.ofSeconds(60)) > 0, "the tool call got " + given);
         assertTrue(given.compareTo(Duration.ofSeconds(60).plus(WorkerProcess.TOOL_DEADLINE_GRACE)) <= 0, given::toString);
     }
@@ -160,7 +122,7 @@ class WorkerProcessTest {
                 "printf '%s\\n' \"$execute\" \"$reply\" > '" + sent + "'",
                 "printf '%s\\n' '" + result + "'", // dash's echo would read the JSON's \\n as a newline
                 "exec sleep 600");
-        SeenOps tools = new SeenOps();
+        SeenToolCalls tools = new SeenToolCalls();
         ExecutionResult answered = executeOnScriptedWorker(script, tools,
                 worker -> assertTrue(!worker.isGone(), "stray lines do not end the worker"));
         assertEquals(Status.SUCCESS, answered.status(), answered.toString());
@@ -170,8 +132,8 @@ class WorkerProcessTest {
                 && execute.id() == 1 && execute.code().equals("pass"), lines.get(0));
         assertEquals(new WorkerCommand.ToolResult(1, 7, ToolReply.ok("seen").json()),
                 WireCodec.decode(lines.get(1), WorkerCommand.class));
-        assertEquals(1, tools.ops().size());
-        assertNull(tools.ops().get(0), "the unknown operation reaches the tools, which refuse it, as null");
+        assertEquals(1, tools.ops.size());
+        assertNull(tools.ops.get(0), "the unknown operation reaches the tools, which refuse it, as null");
     }
 
     @Test
