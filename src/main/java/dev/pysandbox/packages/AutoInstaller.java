@@ -37,7 +37,7 @@ import dev.pysandbox.execution.Notice;
  */
 public final class AutoInstaller implements AutoCloseable {
     /**
-     * An install starts GraalPy three times (pip, the bytecode compile of the new generation, the import check):
+     * An install starts GraalPy twice (pip; the bytecode compile of the new generation and the import check):
      * 38 s by hand on the 2-core machine on a slow day (2026-11-26), and over 60 s beside a worker warming itself,
      * so 60 s failed installs that were only slow. The limit is for a pip that hangs.
      */
@@ -128,7 +128,8 @@ public final class AutoInstaller implements AutoCloseable {
     private List<String> command(String distribution) {
         List<String> command = new ArrayList<>();
         command.add(ProcessHandle.current().info().command().orElse("java"));
-        command.addAll(List.of("-Xmx1g", "-XX:+UseSerialGC", "-cp", System.getProperty("java.class.path"),
+        command.addAll(InstallerJvm.OPTIONS);
+        command.addAll(List.of("-cp", System.getProperty("java.class.path"),
                 "dev.pysandbox.Main", "install", "--packages.dir=" + packagesDir, distribution));
         return command;
     }

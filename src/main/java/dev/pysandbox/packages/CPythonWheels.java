@@ -68,8 +68,8 @@ final class CPythonWheels {
 
     /**
      * Fetches the CPython wheels of {@code requirements} into {@code folder} and leaves beside them pure ones
-     * made from them, which pip finds with {@code --find-links folder}. One pip run per CPython version tried:
-     * each run costs GraalPy's pip half a minute of start-up.
+     * made from them, which pip finds with {@code --find-links folder}. One pip command per CPython version
+     * tried, in the install's one pip JVM ({@link GraalPyPip}).
      *
      * @return whether pure wheels were made
      */

@@ -2,93 +2,174 @@ package dev.pysandbox.packages;
 
 import java.io.BufferedReader;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.InputStreamReader;
+import java.io.OutputStream;
+import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
 
 import org.graalvm.polyglot.Context;
+import org.graalvm.polyglot.PolyglotException;
 import org.graalvm.polyglot.Value;
 import org.graalvm.polyglot.io.IOAccess;
 
+import dev.pysandbox.wire.WireCodec;
+
 /**
  * GraalPy's own pip (the wheel its standard library bundles for {@code ensurepip}), run in a trusted
- * GraalPy context of this JVM. This is the operator's command, outside any sandbox: no system Python is
- * needed, and pip picks wheels for the GraalPy that will import them.
+ * GraalPy context of a JVM of its own. This is the operator's command, outside any sandbox: no system Python
+ * is needed, and pip picks wheels for the GraalPy that will import them.
+ *
+ * <p>One JVM serves every pip command of an install, one after the other in the same context: starting
+ * GraalPy and importing pip took 29 s of each command's 30 s on the 2-core machine, and an install of the
+ * common profile runs pip three times (BENCHMARKS.md, "Installing packages"). A JVM apart from the
+ * installer's, because pip loads GraalPy's native modules (termios), which only one context per process may
+ * do.
  *
  * <p>GraalPy's pip reads {@code ~/.config/pip-graalpy/pip.conf}, not the {@code pip.conf} a user has, so
  * unless {@code PIP_CONFIG_FILE} is set, the user's own pip configuration is handed to it: a corporate mirror
  * or a local index set up for pip then works here too. It also fetches a patch index from GitHub unless told
  * not to; the patches it bundles are used instead unless {@code PIP_GRAALPY_PATCHES_URL} says otherwise.
  */
-final class GraalPyPip {
+final class GraalPyPip implements AutoCloseable {
     private static final String RUN_PIP = """
             def run_pip(args):
                 import os, sys, glob, ensurepip
                 wheel = glob.glob(os.path.join(os.path.dirname(ensurepip.__file__), '_bundled', 'pip-*.whl'))[0]
-                sys.path.insert(0, wheel)
+                if wheel not in sys.path:
+                    sys.path.insert(0, wheel)
                 from pip._internal.cli.main import main
-                return main(list(args)) or 0
+                try:
+                    return main(list(args)) or 0
+                finally:
+                    sys.stdout.flush()
+                    sys.stderr.flush()
             run_pip
             """;
+    /** The child's system property naming the line it prints after each command, followed by the exit code. */
+    private static final String DONE_PROPERTY = "pysandbox.pip.done";
+
+    /** Where pip's messages go as they come; the installer's stderr. */
+    private final PrintStream messages;
+    /** Each command's end line: unguessable, so nothing pip prints can pass for it. */
+    private final String done = "pysandbox-pip-done-" + UUID.randomUUID() + " ";
+    private Process child;
+    private BufferedReader output;
+    private OutputStream commands;
+
+    GraalPyPip(PrintStream messages) {
+        this.messages = messages;
+    }
 
     /**
-     * Runs {@code pip ARGS} in a JVM of its own and returns its exit code and the end of what it printed (the
-     * installer reads why a run failed from it); pip reports on this process's stderr as it goes. A JVM of
-     * its own, because pip loads GraalPy's native modules (termios), which only one context per process may
-     * do, and one install may run pip several times.
+     * Runs {@code pip ARGS} and returns its exit code and the end of what it printed (the installer reads why
+     * a run failed from it); pip reports on {@link #messages} as it goes. The first command starts the JVM.
      */
     CPythonWheels.PipRun run(List<String> args) throws IOException {
-        List<String> command = new ArrayList<>(List.of(ProcessHandle.current().info().command().orElse("java"),
-                "-Xmx1g", "-XX:+UseSerialGC", "-cp", System.getProperty("java.class.path"), GraalPyPip.class.getName()));
-        command.addAll(args);
+        if (child == null) {
+            start();
+        }
+        commands.write((WireCodec.encode(args) + "\n").getBytes(StandardCharsets.UTF_8));
+        commands.flush();
+        StringBuilder tail = new StringBuilder();
+        for (String line = output.readLine(); line != null; line = output.readLine()) {
+            if (line.startsWith(done)) {
+                return new CPythonWheels.PipRun(Integer.parseInt(line.substring(done.length()).strip()), tail.toString());
+            }
+            messages.println(line);
+            tail.append(line).append('\n');
+            if (tail.length() > 128 * 1024) {
+                tail.delete(0, tail.length() - 64 * 1024);
+            }
+        }
+        int exitCode = waitForExit();
+        child = null;
+        throw new IOException("GraalPy's pip stopped (exit code " + exitCode + ") before it finished; its messages are above");
+    }
+
+    private void start() throws IOException {
+        List<String> command = new ArrayList<>(List.of(ProcessHandle.current().info().command().orElse("java")));
+        command.addAll(InstallerJvm.OPTIONS);
+        command.addAll(List.of("-D" + DONE_PROPERTY + "=" + done, "-cp", System.getProperty("java.class.path"),
+                GraalPyPip.class.getName()));
         ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
         for (String setting : defaults()) {
             int eq = setting.indexOf('=');
             builder.environment().putIfAbsent(setting.substring(0, eq), setting.substring(eq + 1));
         }
-        Process process = builder.start();
-        process.getOutputStream().close();
-        StringBuilder tail = new StringBuilder();
-        try (BufferedReader output = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
-            for (String line = output.readLine(); line != null; line = output.readLine()) {
-                System.err.println(line);
-                tail.append(line).append('\n');
-                if (tail.length() > 128 * 1024) {
-                    tail.delete(0, tail.length() - 64 * 1024);
-                }
-            }
+        child = builder.start();
+        output = new BufferedReader(new InputStreamReader(child.getInputStream(), StandardCharsets.UTF_8));
+        commands = child.getOutputStream();
+    }
+
+    /** Ends the JVM: it exits when its command stream closes. */
+    @Override
+    public void close() throws IOException {
+        if (child == null) {
+            return;
         }
+        commands.close();
+        for (String line = output.readLine(); line != null; line = output.readLine()) {
+            messages.println(line);
+        }
+        waitForExit();
+        child = null;
+    }
+
+    private int waitForExit() throws IOException {
         try {
-            return new CPythonWheels.PipRun(process.waitFor(), tail.toString());
+            if (!child.waitFor(30, TimeUnit.SECONDS)) {
+                child.destroyForcibly();
+            }
+            return child.waitFor();
         } catch (InterruptedException e) {
-            process.destroyForcibly();
+            child.destroyForcibly();
             Thread.currentThread().interrupt();
             throw new IOException("interrupted while pip ran", e);
         }
     }
 
-    /** The child JVM: runs pip with the given arguments in a trusted GraalPy context, exits with pip's code. */
-    public static void main(String[] args) {
-        int exitCode;
+    /**
+     * The child JVM: runs each command line it reads (a JSON array of pip's arguments) in one trusted GraalPy
+     * context, and after each prints the end line with pip's exit code. Exits when its input ends.
+     */
+    public static void main(String[] args) throws IOException {
+        String done = System.getProperty(DONE_PROPERTY);
+        BufferedReader lines = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
         try (Context context = Context.newBuilder("python")
                 .allowAllAccess(true)
                 .allowIO(IOAccess.ALL)
+                .in(InputStream.nullInputStream()) // the commands come on stdin; pip must not read them
                 .option("engine.WarnInterpreterOnly", "false")
                 .build()) {
             Value runPip = context.eval("python", RUN_PIP);
-            exitCode = runPip.execute((Object) args).asInt();
+            for (String line = lines.readLine(); line != null; line = lines.readLine()) {
+                List<?> pipArgs = WireCodec.decode(line, List.class);
+                int exitCode;
+                try {
+                    exitCode = runPip.execute((Object) pipArgs.stream().map(String::valueOf).toArray(String[]::new)).asInt();
+                } catch (PolyglotException e) {
+                    System.out.println("pip failed: " + e.getMessage());
+                    exitCode = 2; // pip's own code for an error it did not expect
+                }
+                System.out.println(done + exitCode);
+                System.out.flush();
+            }
         }
-        System.exit(exitCode);
+        System.exit(0);
     }
 
     /** What pip gets ({@code NAME=VALUE}) unless the operator's environment already says it. */
     private static List<String> defaults() {
         List<String> defaults = new ArrayList<>(List.of("PIP_GRAALPY_PATCHES_URL=disabled",
-                "PIP_DISABLE_PIP_VERSION_CHECK=1", "PIP_ROOT_USER_ACTION=ignore"));
+                "PIP_DISABLE_PIP_VERSION_CHECK=1", "PIP_ROOT_USER_ACTION=ignore", "PIP_NO_INPUT=1"));
         userPipConfig().ifPresent(config -> defaults.add("PIP_CONFIG_FILE=" + config));
         return defaults;
     }

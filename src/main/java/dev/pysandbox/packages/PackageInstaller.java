@@ -39,7 +39,6 @@ public final class PackageInstaller {
     private final PackageFolder folder;
     private final BiFunction<Path, Collection<String>, Map<String, String>> importCheck;
     private final PrintStream out;
-    private final GraalPyPip pip = new GraalPyPip();
 
     /**
      * @param importCheck imports modules of a generation in a sandbox context; answers module → error for
@@ -56,8 +55,8 @@ public final class PackageInstaller {
         change(generation -> {
             out.println("Installing " + String.join(" ", requirements) + " with GraalPy's pip (wheels only)...");
             Path pureWheels = Files.createTempDirectory("pysandbox-pure-wheels");
-            try {
-                pipInstall(generation, requirements, pureWheels);
+            try (GraalPyPip pip = new GraalPyPip(System.err)) {
+                pipInstall(pip, generation, requirements, pureWheels);
             } finally {
                 Trees.delete(pureWheels);
             }
@@ -73,7 +72,7 @@ public final class PackageInstaller {
      * Runs pip until it installs everything. When it finds no wheel for a package with a pure-Python fallback
      * (PyYAML, MarkupSafe), a pure wheel is made from the package's CPython wheel and pip runs again with it.
      */
-    private void pipInstall(Path generation, List<String> requirements, Path pureWheels)
+    private void pipInstall(GraalPyPip pip, Path generation, List<String> requirements, Path pureWheels)
             throws IOException, RefusedException {
         CPythonWheels cpythonWheels = new CPythonWheels(pip::run, out);
         List<String> madePure = new ArrayList<>(requirements.stream().filter(CPythonWheels::hasPureFallback).toList());
