@@ -80,8 +80,13 @@ final class GraalPyPip implements AutoCloseable {
         commands.flush();
         StringBuilder tail = new StringBuilder();
         for (String line = output.readLine(); line != null; line = output.readLine()) {
-            if (line.startsWith(done)) {
-                return new CPythonWheels.PipRun(Integer.parseInt(line.substring(done.length()).strip()), tail.toString());
+            int end = line.indexOf(done); // not always at the start: pip's last message may lack its newline
+            if (end >= 0) {
+                if (end > 0) {
+                    messages.println(line.substring(0, end));
+                    tail.append(line, 0, end).append('\n');
+                }
+                return new CPythonWheels.PipRun(Integer.parseInt(line.substring(end + done.length()).strip()), tail.toString());
             }
             messages.println(line);
             tail.append(line).append('\n');
