@@ -157,8 +157,7 @@ public final class Main {
 
     static Sandbox.Settings sandboxSettings(ServerConfig config) {
         return new Sandbox.Settings(config.workers(), config.maxCallsPerWorker(), config.workerStartup(),
-                config.killGrace(), config.maxSessions(), config.sessionsPerPrincipal(), config.sessionsPerWorker(),
-                config.sessionIdleTimeout(), config.longCalls());
+                config.killGrace(), config.sessions(), config.longCalls());
     }
 
     private static void setLogLevel(String level) {

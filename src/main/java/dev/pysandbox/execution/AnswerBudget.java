@@ -76,7 +76,7 @@ public record AnswerBudget(int streamChars, int resultChars, int fileBytes) {
                 was.result() || result.cut(), was.errorMessage() || message.cut(), was.files() || files.cut());
         return new ExecutionResult(r.status(), stdout.text(), stderr.text(), r.exitCode(), r.executionTime(),
                 message.text(), result.value(), truncated, files.files(), r.filesOmitted() + files.omitted(),
-                installing, calls, callsOmitted, r.sessionNew());
+                installing, calls, callsOmitted, r.sessionNew(), r.sessionRebuilt(), r.sessionEnded());
     }
 
     /**

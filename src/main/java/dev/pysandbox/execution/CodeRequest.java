@@ -2,8 +2,11 @@ package dev.pysandbox.execution;
 
 import java.time.Duration;
 
-/** What a worker is asked to do with a piece of Python: run it, or check it without running it. */
-public sealed interface CodeRequest permits ExecutionRequest, ValidationRequest {
+/**
+ * What a worker is asked to do with a piece of Python: run it, check it without running it, or tell what a
+ * session's context holds.
+ */
+public sealed interface CodeRequest permits ExecutionRequest, ValidationRequest, InspectionRequest {
     /** The source text. */
     String code();
 

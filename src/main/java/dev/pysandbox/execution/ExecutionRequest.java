@@ -48,6 +48,11 @@ public record ExecutionRequest(String code, String stdin, Duration timeout, Stri
         return new ExecutionRequest(code, stdin, limit, sessionId, filename, files, workingDirectory, inputs, tools);
     }
 
+    /** The same request without the operator's tools: a call run again to rebuild a session must not call them. */
+    public ExecutionRequest withoutTools() {
+        return new ExecutionRequest(code, stdin, timeout, sessionId, filename, files, workingDirectory, inputs, ToolGrant.NONE);
+    }
+
     /** The same request, run in the given session's context. */
     public ExecutionRequest inSession(String session) {
         return new ExecutionRequest(code, stdin, timeout, session, filename, files, workingDirectory, inputs, tools);

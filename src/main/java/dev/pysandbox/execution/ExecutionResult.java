@@ -24,6 +24,11 @@ import com.fasterxml.jackson.annotation.JsonProperty;
  *                      id reached a worker of this server. Behind a load balancer, {@code true} after the first call
  *                      means the session's state was lost (its replica restarted, or the call was routed
  *                      elsewhere). Null, and left out, for calls without a session
+ * @param sessionRebuilt for a call with a session whose worker was lost to another call (or replaced): how many of
+ *                      the session's earlier calls were run again on a new worker to rebuild its state before this
+ *                      one ran. Null, and left out, when nothing was rebuilt
+ * @param sessionEnded  for a call naming a session that has ended: why ({@link SessionEnding}); its message says
+ *                      more. Null, and left out, otherwise
  */
 @JsonInclude(JsonInclude.Include.ALWAYS)
 public record ExecutionResult(
@@ -40,7 +45,9 @@ public record ExecutionResult(
         @JsonProperty("installing") @JsonInclude(JsonInclude.Include.NON_EMPTY) List<String> installing,
         @JsonProperty("tool_calls") List<ToolCall> toolCalls,
         @JsonProperty("tool_calls_omitted") @JsonInclude(JsonInclude.Include.NON_DEFAULT) int toolCallsOmitted,
-        @JsonProperty("session_new") @JsonInclude(JsonInclude.Include.NON_NULL) Boolean sessionNew) {
+        @JsonProperty("session_new") @JsonInclude(JsonInclude.Include.NON_NULL) Boolean sessionNew,
+        @JsonProperty("session_rebuilt") @JsonInclude(JsonInclude.Include.NON_NULL) Integer sessionRebuilt,
+        @JsonProperty("session_ended") @JsonInclude(JsonInclude.Include.NON_NULL) SessionEnding sessionEnded) {
 
     /** Which fields were cut to their part of the {@link AnswerBudget}. */
     public record Truncation(
@@ -72,7 +79,7 @@ public record ExecutionResult(
     public ExecutionResult(Status status, String stdout, String stderr, int exitCode, double executionTime,
             String errorMessage, Object result, Truncation truncated) {
         this(status, stdout, stderr, exitCode, executionTime, errorMessage, result, truncated, List.of(), 0, List.of(),
-                List.of(), 0, null);
+                List.of(), 0, null, null, null);
     }
 
     /** This result with the files the call wrote, and how many more it wrote than {@code written} lists. */
@@ -80,7 +87,7 @@ public record ExecutionResult(
         boolean cut = omitted > 0 || written.stream().anyMatch(OutputFile::truncated);
         return new ExecutionResult(status, stdout, stderr, exitCode, executionTime, errorMessage, result,
                 new Truncation(truncated.stdout(), truncated.stderr(), truncated.result(), truncated.errorMessage(), cut),
-                written, omitted, installing, toolCalls, toolCallsOmitted, sessionNew);
+                written, omitted, installing, toolCalls, toolCallsOmitted, sessionNew, sessionRebuilt, sessionEnded);
     }
 
     /**
@@ -91,25 +98,31 @@ public record ExecutionResult(
         List<OutputFile> listed = files.stream()
                 .map(file -> new OutputFile(file.path(), file.size(), null, null, file.truncated())).toList();
         return new ExecutionResult(status, stdout, stderr, exitCode, executionTime, errorMessage, result, truncated,
-                listed, filesOmitted, installing, toolCalls, toolCallsOmitted, sessionNew);
+                listed, filesOmitted, installing, toolCalls, toolCallsOmitted, sessionNew, sessionRebuilt, sessionEnded);
     }
 
     /** This result, naming the modules the server has started to install for it. */
     public ExecutionResult withInstalling(List<String> modules) {
         return new ExecutionResult(status, stdout, stderr, exitCode, executionTime, errorMessage, result, truncated,
-                files, filesOmitted, modules, toolCalls, toolCallsOmitted, sessionNew);
+                files, filesOmitted, modules, toolCalls, toolCallsOmitted, sessionNew, sessionRebuilt, sessionEnded);
     }
 
     /** This result with the tool calls the supervisor recorded for it. */
     public ExecutionResult withToolCalls(List<ToolCall> calls, int omitted) {
         return new ExecutionResult(status, stdout, stderr, exitCode, executionTime, errorMessage, result, truncated,
-                files, filesOmitted, installing, calls, omitted, sessionNew);
+                files, filesOmitted, installing, calls, omitted, sessionNew, sessionRebuilt, sessionEnded);
     }
 
     /** This result, saying whether its call started its session (see {@code sessionNew}). */
     public ExecutionResult withSessionNew(boolean started) {
         return new ExecutionResult(status, stdout, stderr, exitCode, executionTime, errorMessage, result, truncated,
-                files, filesOmitted, installing, toolCalls, toolCallsOmitted, started);
+                files, filesOmitted, installing, toolCalls, toolCallsOmitted, started, sessionRebuilt, sessionEnded);
+    }
+
+    /** This result of a call that first ran {@code calls} earlier calls of its session again to rebuild it. */
+    public ExecutionResult withSessionRebuilt(int calls) {
+        return new ExecutionResult(status, stdout, stderr, exitCode, executionTime, errorMessage, result, truncated,
+                files, filesOmitted, installing, toolCalls, toolCallsOmitted, sessionNew, calls, sessionEnded);
     }
 
     /**
@@ -122,7 +135,8 @@ public record ExecutionResult(
                 ? errorMessage.replace(timedOutAfter(movedLimit), timedOutAfter(timeout))
                 : errorMessage;
         return new ExecutionResult(status, stdout, stderr, exitCode, executionTime + secondsBefore, message, result,
-                truncated, files, filesOmitted, installing, toolCalls, toolCallsOmitted, sessionNew);
+                truncated, files, filesOmitted, installing, toolCalls, toolCallsOmitted, sessionNew, sessionRebuilt,
+                sessionEnded);
     }
 
     /** How a timeout is told: "Execution timed out after 5 seconds" (2.5 for a limit of 2,500 ms). */
@@ -135,6 +149,13 @@ public record ExecutionResult(
     /** A call that never reached Python: bad input, no worker, a lost session. */
     public static ExecutionResult setupError(String message) {
         return new ExecutionResult(Status.SETUP_ERROR, "", "", 1, 0.0, message, null, Truncation.NONE);
+    }
+
+    /** A call naming a session that has ended: it ran nothing, and says why. */
+    public static ExecutionResult sessionEnded(SessionEnding why, String message) {
+        ExecutionResult failed = setupError(message);
+        return new ExecutionResult(failed.status, failed.stdout, failed.stderr, failed.exitCode, failed.executionTime,
+                failed.errorMessage, null, Truncation.NONE, List.of(), 0, List.of(), List.of(), 0, null, null, why);
     }
 
     /** A call whose worker went away under it, so nothing it printed could be recovered. */

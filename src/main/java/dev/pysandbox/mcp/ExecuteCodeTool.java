@@ -63,7 +63,7 @@ final class ExecuteCodeTool {
         Map<String, String> limits = Map.of(
                 "max_timeout", Long.toString(config.maxTimeout().toSeconds()),
                 "default_timeout", Long.toString(config.defaultTimeout().toSeconds()),
-                "session_idle", config.sessionIdleTimeout().toSeconds() + " s",
+                "session_idle", config.sessions().idleTimeout().toSeconds() + " s",
                 "home", ScratchSpace.HOME.toString(),
                 "max_tool_calls", Integer.toString(codeMode.maxToolCalls()),
                 "max_tool_calls_limit", Integer.toString(codeMode.maxToolCallsLimit()));
@@ -110,7 +110,8 @@ final class ExecuteCodeTool {
                 + (config.autoInstall() ? ". A well-known package that is allowed but not installed yet is installed on"
                         + " its first import, which fails meanwhile with 'retry in a few seconds'" : "")
                 + ". Packages with native code (numpy, pandas, pydantic) cannot run here."
-                + " Pass session_id to keep variables and imports between calls. " + CodeModeDescription.of(codeMode);
+                + " Pass session_id to keep variables and imports between calls; inspect_session shows what a session"
+                + " holds. " + CodeModeDescription.of(codeMode);
     }
 
     private static String megabytes(long bytes) {

@@ -24,8 +24,8 @@ import dev.pysandbox.supervisor.Sandbox;
 
 /**
  * The server's tools and what keeps them current, whichever transport serves them: {@code execute_code},
- * {@code run_python} and {@code validate_code} over one {@link CodeRunner}, and the watches that re-describe
- * {@code execute_code} when packages are installed or code mode finds its tools.
+ * {@code run_python} and {@code validate_code} over one {@link CodeRunner}, {@code inspect_session}, and the
+ * watches that re-describe {@code execute_code} when packages are installed or code mode finds its tools.
  */
 final class ToolSet implements AutoCloseable {
     /** One tool as a transport's server registers it: its description and what answers its calls. */
@@ -68,9 +68,11 @@ final class ToolSet implements AutoCloseable {
         this.installed = packages.modules();
         RunPythonTool runPython = new RunPythonTool(runner, config);
         ValidateCodeTool validate = new ValidateCodeTool(runner, codeMode);
+        InspectSessionTool inspect = new InspectSessionTool(sandbox);
         this.entries = List.of(new Entry(executeCode.tool(json, installed), executeCode::call),
                 new Entry(runPython.tool(json), runPython::call),
-                new Entry(validate.tool(json), validate::call));
+                new Entry(validate.tool(json), validate::call),
+                new Entry(inspect.tool(json), inspect::call));
     }
 
     List<Entry> entries() {

@@ -1,7 +1,10 @@
 package dev.pysandbox.supervisor;
 
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executors;
@@ -10,16 +13,21 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
+import java.util.function.ToIntFunction;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import dev.pysandbox.config.LongCallSettings;
+import dev.pysandbox.config.SessionSettings;
 import dev.pysandbox.execution.CallPhase;
 import dev.pysandbox.execution.CodeRequest;
 import dev.pysandbox.execution.ExecutionRequest;
 import dev.pysandbox.execution.ExecutionResult;
+import dev.pysandbox.execution.InspectionRequest;
 import dev.pysandbox.execution.Notice;
+import dev.pysandbox.execution.SessionReport;
+import dev.pysandbox.execution.Status;
 import dev.pysandbox.execution.ToolBroker;
 import dev.pysandbox.execution.ToolBroker.ToolCalls;
 import dev.pysandbox.supervisor.SessionRegistry.Session;
@@ -35,15 +43,18 @@ public final class Sandbox implements AutoCloseable {
 
     /** Limits of the execution core, from configuration. */
     public record Settings(int workers, int maxCallsPerWorker, Duration workerStartup, Duration killGrace,
-            int maxSessions, int sessionsPerPrincipal, int sessionsPerWorker, Duration sessionIdleTimeout,
-            LongCallSettings longCalls) {
+            SessionSettings sessions, LongCallSettings longCalls) {
         /** Settings without JIT workers for long calls. */
         public Settings(int workers, int maxCallsPerWorker, Duration workerStartup, Duration killGrace,
-                int maxSessions, int sessionsPerPrincipal, int sessionsPerWorker, Duration sessionIdleTimeout) {
-            this(workers, maxCallsPerWorker, workerStartup, killGrace, maxSessions, sessionsPerPrincipal,
-                    sessionsPerWorker, sessionIdleTimeout, LongCallSettings.NONE);
+                SessionSettings sessions) {
+            this(workers, maxCallsPerWorker, workerStartup, killGrace, sessions, LongCallSettings.NONE);
         }
     }
+
+    /** How long {@code inspect_session} waits for a call running in the session. */
+    static final Duration INSPECTION_WAIT = Duration.ofSeconds(10);
+    /** How long the worker may take to look at a session's variables. */
+    static final Duration INSPECTION_LIMIT = Duration.ofSeconds(20);
 
     private final Settings settings;
     private final ScheduledExecutorService timers;
@@ -77,14 +88,13 @@ public final class Sandbox implements AutoCloseable {
             thread.setDaemon(true);
             return thread;
         });
-        this.sessions = new SessionRegistry(settings.maxSessions(), settings.sessionsPerPrincipal(),
-                settings.sessionsPerWorker(), settings.sessionIdleTimeout(), WorkerProcess::closeSession, this::publish);
+        this.sessions = new SessionRegistry(settings.sessions(), WorkerProcess::closeSession, this::publish);
         // A call that waits for a context (cold worker) is bounded by the worker start-up limit, not its timeout.
         int longCallWorkers = launcher.startsLongCallWorkers() ? settings.longCalls().workers() : 0;
         this.pool = new WorkerPool(settings.workers(), longCallWorkers, settings.maxCallsPerWorker(), launcher, timers,
                 settings.killGrace(), settings.workerStartup(), sessions::workerGone, this::publish);
         this.longCalls = new LongCalls(pool, settings.longCalls().moveAfter(), tools, callIds::incrementAndGet);
-        long sweepMillis = Math.clamp(settings.sessionIdleTimeout().toMillis() / 4, 100, 30_000);
+        long sweepMillis = Math.clamp(settings.sessions().idleTimeout().toMillis() / 4, 100, 30_000);
         timers.scheduleWithFixedDelay(sessions::expireIdle, sweepMillis, sweepMillis, TimeUnit.MILLISECONDS);
     }
 
@@ -143,14 +153,18 @@ public final class Sandbox implements AutoCloseable {
     public ExecutionResult execute(CodeRequest request, String principal, Consumer<CallPhase> phases)
             throws InterruptedException {
         if (!(request instanceof ExecutionRequest execution) || execution.sessionId() == null) {
-            return runOn(null, request, phases);
+            try {
+                return runOn(null, request, phases, false);
+            } catch (WorkerPool.WorkerGoneException e) {
+                throw new IllegalStateException("a call without a session is pinned to no worker", e);
+            }
         }
         while (true) {
             Session session;
             try {
                 session = sessions.open(principal, execution.sessionId());
             } catch (SessionEndedException e) {
-                return ExecutionResult.setupError(e.getMessage());
+                return ExecutionResult.sessionEnded(e.why, e.getMessage());
             }
             if (!session.lock.tryLock()) {
                 phases.accept(CallPhase.WAITING_FOR_SESSION);
@@ -159,7 +173,7 @@ public final class Sandbox implements AutoCloseable {
             try {
                 // Evicted between open() and the lock: open again, which reports the eviction.
                 if (sessions.isLive(session)) {
-                    return runOn(session, execution.inSession(session.workerKey), phases);
+                    return inSession(session, execution.inSession(session.workerKey), phases);
                 }
             } finally {
                 sessions.touch(session);
@@ -168,15 +182,180 @@ public final class Sandbox implements AutoCloseable {
         }
     }
 
-    private ExecutionResult runOn(Session session, CodeRequest request, Consumer<CallPhase> phases)
-            throws InterruptedException {
-        WorkerProcess worker;
-        try {
-            worker = pool.acquire(session == null ? null : session.worker, settings.workerStartup(),
-                    () -> phases.accept(CallPhase.WAITING_FOR_WORKER));
-        } catch (WorkerPool.WorkerGoneException e) {
-            return ExecutionResult.setupError(sessions.reportLost(session));
+    /**
+     * What a session holds and costs ({@code inspect_session}), running none of its code. Waits for a call
+     * running in the session to end, up to {@link #INSPECTION_WAIT}; does not count as a use of the session (it
+     * expires as if nobody had looked).
+     *
+     * @param sessionKey the session as the sandbox names it (over HTTP the principal is part of it)
+     * @param shownId    the id as its caller named it
+     */
+    public SessionReport inspect(String sessionKey, String shownId) throws InterruptedException {
+        Session session = sessions.find(sessionKey);
+        if (session == null) {
+            SessionReport ended = sessions.endingOf(sessionKey, shownId);
+            return ended != null ? ended : SessionReport.unknown(shownId);
         }
+        if (!session.lock.tryLock(INSPECTION_WAIT.toMillis(), TimeUnit.MILLISECONDS)) {
+            return report(session, shownId, SessionReport.State.LIVE, "A call has been running in this session for "
+                    + "over " + INSPECTION_WAIT.toSeconds() + " s; look again when it has ended.", null);
+        }
+        try {
+            if (!sessions.isLive(session)) {
+                SessionReport ended = sessions.endingOf(sessionKey, shownId);
+                return ended != null ? ended : SessionReport.unknown(shownId);
+            }
+            if (session.displaced || session.worker == null) {
+                return report(session, shownId, SessionReport.State.REBUILDING, "Its worker was lost to another call"
+                        + " or replaced; its next call rebuilds it by running its calls again.", null);
+            }
+            ExecutionResult looked;
+            try {
+                looked = runOn(session, new InspectionRequest(session.workerKey, INSPECTION_LIMIT), phase -> { }, false);
+            } catch (WorkerPool.WorkerGoneException e) {
+                return report(session, shownId, SessionReport.State.REBUILDING, "Its worker has just stopped; its next"
+                        + " call rebuilds it by running its calls again.", null);
+            }
+            return looked.status() == Status.SUCCESS && looked.result() instanceof Map<?, ?> state
+                    ? report(session, shownId, SessionReport.State.LIVE, null, state)
+                    : report(session, shownId, SessionReport.State.LIVE, looked.errorMessage(), null);
+        } finally {
+            session.lock.unlock();
+        }
+    }
+
+    /** A live session's report; its variables and heap from the worker's {@code state}, when it could look. */
+    private SessionReport report(Session session, String shownId, SessionReport.State state, String message,
+            Map<?, ?> looked) {
+        long now = System.nanoTime();
+        String refusal = session.journal.refusal();
+        Map<String, Object> memory = new LinkedHashMap<>();
+        List<Map<String, Object>> variables = null;
+        Integer omitted = null;
+        if (looked != null) {
+            variables = new ArrayList<>();
+            if (looked.get("variables") instanceof List<?> listed) {
+                for (Object entry : listed) {
+                    if (entry instanceof Map<?, ?> variable) {
+                        Map<String, Object> copy = new LinkedHashMap<>();
+                        variable.forEach((key, value) -> copy.put(String.valueOf(key), value));
+                        variables.add(copy);
+                    }
+                }
+            }
+            omitted = looked.get("variables_omitted") instanceof Number n ? n.intValue() : 0;
+            memory.put("variables_bytes", looked.get("size_bytes"));
+        }
+        memory.put("rebuild_bytes", session.journal.bytes());
+        if (looked != null) {
+            memory.put("worker_heap_used_bytes", looked.get("worker_heap_used_bytes"));
+            memory.put("worker_heap_max_bytes", looked.get("worker_heap_max_bytes"));
+        }
+        return new SessionReport(shownId, state, null, message, seconds(now - session.openedNanos),
+                seconds(now - session.lastUsedNanos), session.calls, refusal == null, refusal, variables, omitted,
+                memory);
+    }
+
+    private static double seconds(long nanos) {
+        return Math.round(nanos / 1e7) / 100.0;
+    }
+
+    /**
+     * Runs a call in its session, under the session's lock: first rebuilding the session if its worker was lost to
+     * another call (or replaced), so that a session is lost only through its own calls.
+     */
+    private ExecutionResult inSession(Session session, ExecutionRequest request, Consumer<CallPhase> phases)
+            throws InterruptedException {
+        for (int attempt = 1; ; attempt++) {
+            WorkerProcess held = session.worker;
+            if (held != null && held.isGone()) {
+                sessions.workerGone(held); // the pool may not have said so yet
+            }
+            if (!sessions.isLive(session)) {
+                return sessions.takeEnding(session);
+            }
+            Integer rebuilt = null;
+            if (session.displaced) {
+                Rebuild rebuild = rebuild(session, phases);
+                if (rebuild.failure() != null) {
+                    return rebuild.failure();
+                }
+                rebuilt = rebuild.calls();
+            }
+            try {
+                ExecutionResult result = runOn(session, request, phases, true);
+                return rebuilt == null ? result : result.withSessionRebuilt(rebuilt);
+            } catch (WorkerPool.WorkerGoneException e) {
+                if (attempt == 3) { // workers dying under it, one after another
+                    return ExecutionResult.setupError("The sandbox workers holding this session kept stopping; please retry.");
+                }
+            }
+        }
+    }
+
+    /**
+     * Which idle worker a call not pinned to one takes, so that what costs a worker costs as few sessions as can
+     * be: a call without a session takes one that holds none if one is idle; a session's first call takes one that
+     * holds sessions of its principal only, then one that holds none, so that sessions pack onto few workers, and
+     * different principals' onto different ones, while workers are free.
+     */
+    private ToIntFunction<WorkerProcess> placement(Session session) {
+        if (session == null) {
+            return worker -> sessions.holdsAny(worker) ? 1 : 0;
+        }
+        return worker -> switch (sessions.holders(worker, session.principal)) {
+            case ONLY_THIS_PRINCIPAL -> 0;
+            case NONE -> 1;
+            case OTHERS -> 2;
+        };
+    }
+
+    /** How a rebuild went: the calls run again, or the answer for a session that could not be rebuilt. */
+    private record Rebuild(int calls, ExecutionResult failure) {
+    }
+
+    /**
+     * Runs a displaced session's calls again, in order, on a worker the first of them binds it to, each required to
+     * end as it ended before (BENCHMARKS.md, "Sessions that last"). Their output is dropped. A session whose calls
+     * cannot be run again ended when its worker went ({@link SessionRegistry#workerGone}).
+     */
+    private Rebuild rebuild(Session session, Consumer<CallPhase> phases) throws InterruptedException {
+        List<SessionJournal.Entry> entries = session.journal.entries();
+        log.info("rebuilding session {} on a new worker: {} call(s) to run again", session.id, entries.size());
+        for (int i = 0; i < entries.size(); i++) {
+            SessionJournal.Entry entry = entries.get(i);
+            ExecutionResult again;
+            try {
+                again = runOn(session, entry.request().withoutTools(), phases, false);
+            } catch (WorkerPool.WorkerGoneException e) {
+                return new Rebuild(i, sessions.notRebuilt(session, "its new worker stopped while its calls ran again"));
+            }
+            if (!sessions.isLive(session)) { // running its own calls again cost the new worker too
+                return new Rebuild(i, sessions.takeEnding(session));
+            }
+            if (again.status() != entry.status()) {
+                return new Rebuild(i, sessions.notRebuilt(session, "its call " + (i + 1) + " of " + entries.size()
+                        + " ended with " + again.status().wireName() + " when run again, where it had ended with "
+                        + entry.status().wireName()));
+            }
+        }
+        if (entries.isEmpty()) {
+            session.displaced = false; // nothing to run: its next call binds it afresh
+        }
+        return new Rebuild(entries.size(), null);
+    }
+
+    /**
+     * Runs one call on a worker: the session's, or any for a call without one (or a session's first call, which
+     * binds it there).
+     *
+     * @param journal whether a session call is one of its own, to keep for a rebuild (not one run again)
+     * @throws WorkerPool.WorkerGoneException if the session's worker is gone before the call could start
+     */
+    private ExecutionResult runOn(Session session, CodeRequest request, Consumer<CallPhase> phases, boolean journal)
+            throws InterruptedException, WorkerPool.WorkerGoneException {
+        WorkerProcess worker = pool.acquire(session == null ? null : session.worker, placement(session),
+                settings.workerStartup(), () -> phases.accept(CallPhase.WAITING_FOR_WORKER));
         if (worker == null) {
             if (session != null) {
                 sessions.discardUnbound(session);
@@ -184,10 +363,10 @@ public final class Sandbox implements AutoCloseable {
             return ExecutionResult.setupError("No sandbox worker became available within "
                     + settings.workerStartup().toSeconds() + " seconds; the server log says why. Please retry.");
         }
-        // A session not yet bound to a worker has never run here: its caller is told so (session_new), which
-        // behind a load balancer is how a session moved to another replica shows.
-        boolean started = session != null && session.worker == null;
-        if (started) {
+        // A session that never ran here is told so (session_new), which behind a load balancer is how a session
+        // moved to another replica shows; one rebuilt on a new worker has run before.
+        boolean started = session != null && session.calls == 0;
+        if (session != null && session.worker == null) {
             sessions.bind(session, worker);
         }
         phases.accept(CallPhase.RUNNING);
@@ -197,13 +376,13 @@ public final class Sandbox implements AutoCloseable {
         CompletableFuture<ExecutionResult> answer = worker.execute(id, request, toolCalls);
         // The worker goes back to the pool only when it has answered, even if our caller stopped waiting.
         answer.whenComplete((result, error) -> pool.release(worker));
+        ExecutionResult result;
         try {
             // A call that moved is cancelled on its JIT worker by LongCalls; the one below, for where it started,
             // then repeats a cancel that worker has had, which is harmless.
-            ExecutionResult result = request instanceof ExecutionRequest execution && longCalls.mayMove(execution)
+            result = request instanceof ExecutionRequest execution && longCalls.mayMove(execution)
                     ? longCalls.await(worker, id, execution, toolCalls, sent, answer)
                     : answer.get();
-            return session == null ? result : result.withSessionNew(started);
         } catch (InterruptedException e) {
             worker.cancel(id);
             throw e;
@@ -211,6 +390,18 @@ public final class Sandbox implements AutoCloseable {
             log.error("call {} failed inside the supervisor", id, e.getCause());
             return ExecutionResult.setupError("The sandbox failed to run this call; please retry.");
         }
+        if (session == null) {
+            return result;
+        }
+        if (worker.lostTo(id)) {
+            sessions.lostToItsOwnCall(session, worker);
+        } else if (journal && request instanceof ExecutionRequest execution) {
+            session.journal.record(execution, result);
+        }
+        if (journal) {
+            session.calls++;
+        }
+        return result.withSessionNew(started);
     }
 
     /**

@@ -14,7 +14,11 @@ import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.Predicate;
 
+import dev.pysandbox.config.SessionSettings;
+import dev.pysandbox.execution.ExecutionResult;
 import dev.pysandbox.execution.Notice;
+import dev.pysandbox.execution.SessionEnding;
+import dev.pysandbox.execution.SessionReport;
 
 /**
  * Sessions: a client-chosen id whose Python context (variables, imports) lives on in one worker between
@@ -37,14 +41,22 @@ import dev.pysandbox.execution.Notice;
  * running or waiting are never closed; when every session of the principals holding the most is busy, nothing
  * is closed and the table runs over until they are idle, rather than another principal paying for them. Over
  * stdio there is one principal (null), and the rules are plain least recently used.
+ *
+ * <p>A session is lost only through its own calls (issue 25). When its worker goes for any other reason (another
+ * session's call or a call without a session cost it, or {@code worker.max-calls} replaced it), the session stays
+ * in the table, displaced, and its next call rebuilds it on a new worker from its {@link SessionJournal}; only a
+ * session whose calls cannot be run again ends then, and says why.
  */
 final class SessionRegistry {
     private static final int REMEMBERED_ENDINGS = 1024;
 
     /** Thrown when a call names a session that has ended; the message says how, and the id is free again. */
     static final class SessionEndedException extends Exception {
-        SessionEndedException(String message) {
+        final SessionEnding why;
+
+        SessionEndedException(SessionEnding why, String message) {
             super(message);
+            this.why = why;
         }
     }
 
@@ -59,20 +71,30 @@ final class SessionRegistry {
          */
         final String workerKey;
         final ReentrantLock lock = new ReentrantLock(true);
+        /** The calls that made its state, to rebuild it on another worker; guarded by {@link #lock}. */
+        final SessionJournal journal;
+        final long openedNanos = System.nanoTime();
         volatile WorkerProcess worker;
-        volatile long lastUsedNanos = System.nanoTime();
+        /** Its worker was lost to another call or replaced: the next call rebuilds it from the journal. */
+        volatile boolean displaced;
+        volatile long lastUsedNanos = openedNanos;
+        /** Calls that ran in it; guarded by {@link #lock}. */
+        int calls;
 
-        Session(String principal, String id, long serial) {
+        Session(String principal, String id, long serial, SessionJournal journal) {
             this.principal = principal;
             this.id = id;
             this.workerKey = id + "#" + serial;
+            this.journal = journal;
         }
     }
 
-    private static final String LOST =
-            "was lost because its worker process stopped (a crash, the memory limit, or recovery from a timeout).";
+    /** How a session ended: the kind its next call is told, and the words. */
+    private record Ending(SessionEnding why, String how) {
+    }
 
     private long serials;
+    private final SessionSettings settings;
     private final int maxSessions;
     private final int perPrincipal;
     private final int perWorker;
@@ -82,19 +104,19 @@ final class SessionRegistry {
     private final Consumer<Notice> notices;
     /** Access order, so the first entry is the least recently used. */
     private final LinkedHashMap<String, Session> sessions = new LinkedHashMap<>(16, 0.75f, true);
-    private final LinkedHashMap<String, String> endings = new LinkedHashMap<>() {
+    private final LinkedHashMap<String, Ending> endings = new LinkedHashMap<>() {
         @Override
-        protected boolean removeEldestEntry(Map.Entry<String, String> eldest) {
+        protected boolean removeEldestEntry(Map.Entry<String, Ending> eldest) {
             return size() > REMEMBERED_ENDINGS;
         }
     };
 
-    SessionRegistry(int maxSessions, int perPrincipal, int perWorker, Duration idleTimeout,
-            BiConsumer<WorkerProcess, String> closer, Consumer<Notice> notices) {
-        this.maxSessions = maxSessions;
-        this.perPrincipal = perPrincipal;
-        this.perWorker = perWorker;
-        this.idleTimeout = idleTimeout;
+    SessionRegistry(SessionSettings settings, BiConsumer<WorkerProcess, String> closer, Consumer<Notice> notices) {
+        this.settings = settings;
+        this.maxSessions = settings.max();
+        this.perPrincipal = settings.perPrincipal();
+        this.perWorker = settings.perWorker();
+        this.idleTimeout = settings.idleTimeout();
         this.closer = closer;
         this.notices = notices;
     }
@@ -109,13 +131,14 @@ final class SessionRegistry {
         List<Ended> evicted = List.of();
         Session session;
         synchronized (this) {
-            String ending = endings.remove(id);
+            Ending ending = endings.remove(id);
             if (ending != null) {
-                throw new SessionEndedException(ended(id, ending));
+                throw new SessionEndedException(ending.why(), ended(id, ending.how()));
             }
             session = sessions.get(id);
             if (session == null) {
-                session = new Session(principal, id, ++serials);
+                session = new Session(principal, id, ++serials,
+                        new SessionJournal(settings.rebuildBytes(), settings.rebuildTime()));
                 sessions.put(id, session);
                 evicted = new ArrayList<>(evictFromLargestHolder(session, any -> true,
                         sessions.size() - maxSessions, this::evictionReason));
@@ -140,6 +163,7 @@ final class SessionRegistry {
         List<Ended> evicted;
         synchronized (this) {
             session.worker = worker;
+            session.displaced = false;
             long held = sessions.values().stream().filter(s -> s.worker == worker).count();
             evicted = evictFromLargestHolder(session, s -> s.worker == worker, (int) (held - perWorker),
                     this::fullWorkerReason);
@@ -148,7 +172,7 @@ final class SessionRegistry {
     }
 
     /** A session this registry ended, and why, for its notice. */
-    private record Ended(Session session, String reason) {
+    private record Ended(Session session, Ending ending) {
     }
 
     private static Predicate<Session> sameHolder(Session session) {
@@ -170,12 +194,16 @@ final class SessionRegistry {
             if (victim == null) {
                 break;
             }
-            String why = reason.apply(victim);
-            sessions.remove(victim.id);
-            endings.put(victim.id, why);
-            evicted.add(new Ended(victim, why));
+            evicted.add(end(victim, new Ending(SessionEnding.EVICTED, reason.apply(victim))));
         }
         return evicted;
+    }
+
+    /** Under the lock: takes the session out of the table; its id remembers why. */
+    private Ended end(Session session, Ending ending) {
+        sessions.remove(session.id);
+        endings.put(session.id, ending);
+        return new Ended(session, ending);
     }
 
     /** The session the rule closes next among those {@code among} accepts, or null if all it may pick are busy. */
@@ -203,7 +231,23 @@ final class SessionRegistry {
     /** Outside the lock: closes the ended sessions' contexts in their workers and tells the client's user. */
     private void closeEnded(List<Ended> ended) {
         ended.forEach(closed -> closeInWorker(closed.session()));
-        ended.forEach(closed -> notices.accept(Notice.info(ended(closed.session().id, closed.reason()))));
+        ended.forEach(closed -> notices.accept(Notice.info(ended(closed.session().id, closed.ending().how()))));
+    }
+
+    /** The live session with this id, or null; looking does not make it more recently used. */
+    synchronized Session find(String id) {
+        for (Session session : sessions.values()) {
+            if (session.id.equals(id)) {
+                return session;
+            }
+        }
+        return null;
+    }
+
+    /** How the session of this id ended, if it did lately, as its next call will be told; the id stays reserved. */
+    synchronized SessionReport endingOf(String id, String shownId) {
+        Ending ending = endings.get(id);
+        return ending == null ? null : SessionReport.ended(shownId, ending.why(), ended(shownId, ending.how()));
     }
 
     /** Whether this session is still the live one for its id (it may have been evicted while unlocked). */
@@ -225,39 +269,79 @@ final class SessionRegistry {
                 Session session = it.next();
                 if (now - session.lastUsedNanos > idleTimeout.toNanos() && !session.lock.isLocked()) {
                     it.remove();
-                    endings.put(session.id, expiryReason());
-                    expired.add(new Ended(session, expiryReason()));
+                    Ending ending = new Ending(SessionEnding.EXPIRED, expiryReason());
+                    endings.put(session.id, ending);
+                    expired.add(new Ended(session, ending));
                 }
             }
         }
         closeEnded(expired);
     }
 
-    /** The worker holding these sessions' contexts is gone, and the contexts with it. */
+    /**
+     * The worker holding these sessions' contexts is gone, and the contexts with it. Each session that can be
+     * rebuilt stays, displaced, for its next call to rebuild; the others end. A session whose own call cost the
+     * worker is ended by {@link #lostToItsOwnCall}, before or after this.
+     */
     void workerGone(WorkerProcess worker) {
-        List<String> lost = new ArrayList<>();
+        List<Ended> lost = new ArrayList<>();
+        List<String> displaced = new ArrayList<>();
         synchronized (this) {
-            Iterator<Session> it = sessions.values().iterator();
-            while (it.hasNext()) {
-                Session session = it.next();
-                if (session.worker == worker) {
-                    it.remove();
-                    endings.put(session.id, LOST);
-                    lost.add(session.id);
+            for (Session session : List.copyOf(sessions.values())) {
+                if (session.worker != worker) {
+                    continue;
+                }
+                session.worker = null;
+                String refusal = session.journal.refusal();
+                if (refusal == null) {
+                    session.displaced = true;
+                    displaced.add(session.id);
+                } else {
+                    lost.add(end(session, new Ending(SessionEnding.NOT_REBUILT, "was lost with its worker, which "
+                            + worker.endingReason() + ", and cannot be rebuilt: " + refusal + ".")));
                 }
             }
         }
-        lost.forEach(id -> notices.accept(Notice.warning(ended(id, LOST))));
+        displaced.forEach(id -> notices.accept(Notice.info("Session '" + id + "' lost its worker, which "
+                + worker.endingReason() + "; its next call rebuilds it on another worker.")));
+        lost.forEach(closed -> notices.accept(Notice.warning(ended(closed.session().id, closed.ending().how()))));
     }
 
     /**
-     * Tells the caller now that this session's worker is gone, and frees the id, whether or not
-     * {@link #workerGone} has run yet.
+     * The session's own call cost its worker: the session ends with it, and its next call is told so. Returns
+     * what this call's caller is told after its own answer.
      */
-    synchronized String reportLost(Session session) {
-        sessions.remove(session.id, session);
-        endings.remove(session.id);
-        return ended(session.id, LOST);
+    synchronized String lostToItsOwnCall(Session session, WorkerProcess worker) {
+        String how = "was lost with its worker, which " + worker.endingReason() + " in this session's own call.";
+        if (sessions.get(session.id) == session) {
+            end(session, new Ending(SessionEnding.LOST_TO_ITS_OWN_CALL, how));
+        }
+        session.worker = null;
+        return ended(session.id, how);
+    }
+
+    /**
+     * What a caller holding a session that has just ended (while it waited for the lock, or in its rebuild) is
+     * told; the id is free again afterwards, as after {@link #open} reported it.
+     */
+    synchronized ExecutionResult takeEnding(Session session) {
+        Ending ending = sessions.get(session.id) == null ? endings.remove(session.id) : null;
+        return ending == null
+                ? ExecutionResult.setupError("Session '" + session.id + "' ended while this call waited; call again.")
+                : ExecutionResult.sessionEnded(ending.why(), ended(session.id, ending.how()));
+    }
+
+    /** Running the session's calls again did not rebuild it: it ends, and its caller is told why. */
+    ExecutionResult notRebuilt(Session session, String why) {
+        String how = "was lost with its worker and could not be rebuilt: " + why + ".";
+        synchronized (this) {
+            if (sessions.get(session.id) == session) {
+                end(session, new Ending(SessionEnding.NOT_REBUILT, how));
+                endings.remove(session.id); // this caller is told now
+            }
+        }
+        closeInWorker(session);
+        return ExecutionResult.sessionEnded(SessionEnding.NOT_REBUILT, ended(session.id, how));
     }
 
     /** Forgets a session whose first call never reached a worker, so its id starts afresh. */
@@ -265,6 +349,30 @@ final class SessionRegistry {
         if (session.worker == null) {
             sessions.remove(session.id);
         }
+    }
+
+    /** Whose sessions a worker holds, as placement sees it. */
+    enum Holders {
+        NONE, ONLY_THIS_PRINCIPAL, OTHERS
+    }
+
+    /** Whether the worker holds any session. */
+    synchronized boolean holdsAny(WorkerProcess worker) {
+        return sessions.values().stream().anyMatch(s -> s.worker == worker);
+    }
+
+    /** Whose sessions the worker holds, seen from {@code principal} (null over stdio). */
+    synchronized Holders holders(WorkerProcess worker, String principal) {
+        Holders holders = Holders.NONE;
+        for (Session session : sessions.values()) {
+            if (session.worker == worker) {
+                if (!Objects.equals(session.principal, principal)) {
+                    return Holders.OTHERS;
+                }
+                holders = Holders.ONLY_THIS_PRINCIPAL;
+            }
+        }
+        return holders;
     }
 
     synchronized int size() {

@@ -10,6 +10,7 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
+import java.util.function.ToIntFunction;
 import java.util.stream.IntStream;
 import java.util.stream.Stream;
 
@@ -98,8 +99,17 @@ final class WorkerPool implements AutoCloseable {
      * @param waiting run once, under the pool's lock, if the call has to wait for a worker
      * @return null if none became free within {@code maxWait}
      */
-    synchronized WorkerProcess acquire(WorkerProcess required, Duration maxWait, Runnable waiting)
+    WorkerProcess acquire(WorkerProcess required, Duration maxWait, Runnable waiting)
             throws InterruptedException, WorkerGoneException {
+        return acquire(required, worker -> 0, maxWait, waiting);
+    }
+
+    /**
+     * Like {@link #acquire(WorkerProcess, Duration, Runnable)}; without {@code required}, of the idle general
+     * workers the one {@code rank} puts first (lowest), the first idle among equals.
+     */
+    synchronized WorkerProcess acquire(WorkerProcess required, ToIntFunction<WorkerProcess> rank, Duration maxWait,
+            Runnable waiting) throws InterruptedException, WorkerGoneException {
         long deadline = System.nanoTime() + maxWait.toNanos();
         boolean waited = false;
         while (!closed) {
@@ -111,7 +121,7 @@ final class WorkerPool implements AutoCloseable {
                     return required;
                 }
             } else {
-                WorkerProcess worker = takeIdle(false);
+                WorkerProcess worker = takeIdle(false, rank);
                 if (worker != null) {
                     return worker;
                 }
@@ -131,7 +141,7 @@ final class WorkerPool implements AutoCloseable {
 
     /** An idle worker of a {@link WorkerRole#LONG_CALLS} slot, taken at once, or null when none is idle. */
     synchronized WorkerProcess tryAcquireForLongCall() {
-        return closed ? null : takeIdle(true);
+        return closed ? null : takeIdle(true, worker -> 0);
     }
 
     /** Whether some slot is for long calls (whether or not its worker is up now). */
@@ -139,15 +149,23 @@ final class WorkerPool implements AutoCloseable {
         return slots.stream().anyMatch(slot -> slot.role == WorkerRole.LONG_CALLS);
     }
 
-    /** Takes the first idle worker of the one role or the other; under the lock. */
-    private WorkerProcess takeIdle(boolean forLongCalls) {
+    /** Takes the idle worker of the one role or the other that {@code rank} puts first; under the lock. */
+    private WorkerProcess takeIdle(boolean forLongCalls, ToIntFunction<WorkerProcess> rank) {
+        WorkerProcess best = null;
+        int bestRank = Integer.MAX_VALUE;
         for (WorkerProcess worker : idle) {
             if (inLongCallSlot(worker) == forLongCalls) {
-                idle.remove(worker);
-                return worker;
+                int r = rank.applyAsInt(worker);
+                if (r < bestRank) {
+                    best = worker;
+                    bestRank = r;
+                }
             }
         }
-        return null;
+        if (best != null) {
+            idle.remove(best);
+        }
+        return best;
     }
 
     /** Whether the worker is that of a {@link WorkerRole#LONG_CALLS} slot (an idle worker is always in its slot). */

@@ -21,6 +21,7 @@ import dev.pysandbox.execution.AnswerBudget;
 import dev.pysandbox.execution.CodeRequest;
 import dev.pysandbox.execution.ExecutionRequest;
 import dev.pysandbox.execution.ExecutionResult;
+import dev.pysandbox.execution.InspectionRequest;
 import dev.pysandbox.execution.Notice;
 import dev.pysandbox.execution.Status;
 import dev.pysandbox.execution.ToolBroker.ToolCalls;
@@ -82,6 +83,11 @@ final class WorkerProcess {
     private volatile boolean gone;
     /** Why this worker ended: set when the server ends it, or at its exit when it ended on its own. */
     private volatile Ending ending;
+    /**
+     * The call whose code cost this worker (it asked to be replaced after it, missed its deadline in it, or died
+     * while it ran); 0 for none. Set before that call is answered, so its caller sees it with the answer.
+     */
+    private volatile long lostToCall;
     /** Set when the worker sent a line longer than the protocol allows: it is hostile or broken, and was killed. */
     private volatile boolean oversized;
     private final AtomicInteger callsServed = new AtomicInteger();
@@ -173,6 +179,17 @@ final class WorkerProcess {
         return gone ? ending : null;
     }
 
+    /** Why this worker ended, as "which ..." goes on: "ran out of memory (worker.heap)". */
+    String endingReason() {
+        Ending known = ending;
+        return known == null ? "stopped" : known.reason();
+    }
+
+    /** Whether call {@code id}'s code is what cost this worker (see {@link #lostToCall}). */
+    boolean lostTo(long id) {
+        return id != 0 && lostToCall == id;
+    }
+
     /**
      * Sends the call; the future completes exactly once, by the worker's answer or by a deadline here.
      *
@@ -195,6 +212,8 @@ final class WorkerProcess {
         send(switch (request) {
             case ValidationRequest validation -> new WorkerCommand.Validate(id, validation.code(),
                     validation.timeout().toMillis(), tools.catalog());
+            case InspectionRequest inspection -> new WorkerCommand.Inspect(id, inspection.sessionId(),
+                    inspection.timeout().toMillis());
             case ExecutionRequest execution -> new WorkerCommand.Execute(id, execution.code(), execution.stdin(),
                     execution.timeout().toMillis(), execution.sessionId(), execution.filename(), execution.files(),
                     execution.workingDirectory() == null ? null : execution.workingDirectory().toString(),
@@ -336,6 +355,7 @@ final class WorkerProcess {
                     // refusal or a limit (a call stopped cleanly at its timeout keeps its worker): routine, so info.
                     endFor(Notice.Level.INFO, "was replaced as a precaution after a call that did not stop when"
                             + " interrupted, was refused by the sandbox or hit a limit");
+                    lostToCall = answer.id();
                     kill();
                 }
                 PendingCall call = pending.remove(answer.id());
@@ -355,6 +375,9 @@ final class WorkerProcess {
         endFor(Notice.Level.WARNING, started
                 ? "did not stop a call at its timeout and was killed"
                 : "did not start a call within " + setupLimit.toSeconds() + " s and was killed");
+        if (started) {
+            lostToCall = call.id;
+        }
         kill();
         if (started) {
             double seconds = (System.nanoTime() - call.startedNanos) / 1e9;
@@ -380,6 +403,9 @@ final class WorkerProcess {
                 : "stopped unexpectedly (exit code " + exitCode + ")");
         gone = true;
         for (PendingCall call : pending.values()) {
+            if (call.startedNanos != 0 && lostToCall == 0 && !retiring) {
+                lostToCall = call.id; // it died while this call's code ran
+            }
             if (pending.remove(call.id) != null) {
                 call.deadline.cancel(false);
                 call.complete(workerDied(call, exitCode));

@@ -7,14 +7,15 @@ import com.fasterxml.jackson.annotation.JsonTypeInfo;
 
 /**
  * A line the supervisor sends to a worker's stdin: one of the records below, named on the wire by its
- * {@code type} property ({@code execute}, {@code validate}, {@code cancel}, {@code close-session},
- * {@code tool-result}). Each carries only its own fields, and both sides switch over the family exhaustively,
+ * {@code type} property ({@code execute}, {@code validate}, {@code inspect}, {@code cancel},
+ * {@code close-session}, {@code tool-result}). Each carries only its own fields, and both sides switch over the family exhaustively,
  * so a new message cannot be forgotten by either.
  */
 @JsonTypeInfo(use = JsonTypeInfo.Id.NAME, property = "type")
 @JsonSubTypes({
         @JsonSubTypes.Type(value = WorkerCommand.Execute.class, name = "execute"),
         @JsonSubTypes.Type(value = WorkerCommand.Validate.class, name = "validate"),
+        @JsonSubTypes.Type(value = WorkerCommand.Inspect.class, name = "inspect"),
         @JsonSubTypes.Type(value = WorkerCommand.Cancel.class, name = "cancel"),
         @JsonSubTypes.Type(value = WorkerCommand.CloseSession.class, name = "close-session"),
         @JsonSubTypes.Type(value = WorkerCommand.ToolResult.class, name = "tool-result")})
@@ -61,6 +62,17 @@ public sealed interface WorkerCommand {
      *                for the checks of literal tool names
      */
     record Validate(long id, String code, long timeoutMillis, String catalog) implements Call {
+    }
+
+    /**
+     * Tells what session {@code session}'s context holds, running none of its code; a session with no context in
+     * this worker is answered with a setup error, never given a new one.
+     */
+    record Inspect(long id, String session, long timeoutMillis) implements Call {
+        @Override
+        public String code() {
+            return "";
+        }
     }
 
     /** Stops call {@code id} if it is running or about to. */

@@ -17,12 +17,14 @@ final class GuestRunner {
     private final Value validate;
     private final Value flush;
     private final Value installing;
+    private final Value state;
 
     GuestRunner(Value runner) {
         this.run = runner.getMember("run");
         this.validate = runner.getMember("validate");
         this.flush = runner.getMember("flush");
         this.installing = runner.getMember("installing");
+        this.state = runner.getMember("state");
     }
 
     /**
@@ -47,6 +49,17 @@ final class GuestRunner {
      */
     ValidationReport validate(String code, String catalog) {
         return ValidationReport.fromJson(validate.execute(code, catalog).asString());
+    }
+
+    /**
+     * What the context's {@code __main__} holds ({@code inspect_session}), running none of its code: the JSON text
+     * of {@code {variables: [{name, type, size_bytes, length?, size_is_partial?}], variables_omitted, size_bytes}}.
+     *
+     * @param limit  how many variables are listed, the largest first
+     * @param budget how many objects are visited per variable before its size is given as a lower bound
+     */
+    String state(int limit, int budget) {
+        return state.execute(limit, budget).asString();
     }
 
     /** Flushes the guest's output streams and the files it opened for writing (a run does so as it ends). */

@@ -4,6 +4,8 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.lang.management.ManagementFactory;
+import java.lang.management.MemoryUsage;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -53,6 +55,11 @@ final class PythonCall {
 
     private enum Stop { NONE, TIMEOUT, OUTPUT_LIMIT, CANCELLED }
 
+    /** How many of a session's variables {@code inspect_session} lists, the largest first. */
+    static final int INSPECTED_VARIABLES = 100;
+    /** How many objects it visits per variable before giving that variable's size as a lower bound. */
+    static final int INSPECTED_OBJECTS = 1_000_000;
+
     private final PreparedContext prepared;
     private final WorkerCommand.Call command;
     private final WorkerSettings settings;
@@ -99,6 +106,7 @@ final class PythonCall {
         }
         switch (command) {
             case WorkerCommand.Validate validation -> validate(validation);
+            case WorkerCommand.Inspect inspection -> inspect(inspection);
             case WorkerCommand.Execute execution -> execute(execution);
         }
     }
@@ -182,6 +190,40 @@ final class PythonCall {
         } catch (RuntimeException e) {
             recycle = true;
             result = finished(Status.EXECUTION_ERROR, 1, "The code could not be checked.", null, false);
+        } finally {
+            deadline.cancel(false);
+        }
+        answer(result, recycle);
+    }
+
+    /**
+     * {@code inspect_session}: what the session's {@code __main__} holds, told by the prelude without running any
+     * of the session's code, and this worker's heap after a full collection, the one measure of memory that is
+     * not a guess (a context's own share of the heap cannot be told apart from the engine's). Bounded like any
+     * call.
+     */
+    private void inspect(WorkerCommand.Inspect command) {
+        ScheduledFuture<?> deadline = watchdog.schedule(() -> requestStop(Stop.TIMEOUT),
+                command.timeoutMillis(), TimeUnit.MILLISECONDS);
+        ExecutionResult result;
+        boolean recycle = false;
+        try {
+            @SuppressWarnings("unchecked")
+            Map<String, Object> state = WireCodec.decode(prepared.runner().state(INSPECTED_VARIABLES, INSPECTED_OBJECTS),
+                    Map.class);
+            System.gc();
+            MemoryUsage heap = ManagementFactory.getMemoryMXBean().getHeapMemoryUsage();
+            state.put("worker_heap_used_bytes", heap.getUsed());
+            state.put("worker_heap_max_bytes", heap.getMax());
+            result = finished(Status.SUCCESS, 0, null, state, false);
+        } catch (PolyglotException e) {
+            recycle = stop.get() != Stop.NONE && !stoppedCleanly();
+            result = stop.get() != Stop.NONE ? stopped(stop.get(), recycle)
+                    : finished(Status.EXECUTION_ERROR, 1, "The session could not be inspected: " + e.getMessage(), null,
+                            false);
+        } catch (RuntimeException e) {
+            recycle = true;
+            result = finished(Status.EXECUTION_ERROR, 1, "The session could not be inspected.", null, false);
         } finally {
             deadline.cancel(false);
         }

@@ -51,6 +51,8 @@ final class SandboxContexts implements AutoCloseable {
     /** The package generation last used and its file system; new ones when an install switches generations. */
     private Path packageGeneration;
     private ReadOnlyFolder packageFolder;
+    /** See {@link #releaseUnusedCode}. */
+    private CodeRootCache codeRoots;
 
     SandboxContexts(WorkerSettings settings, ToolBridge tools) {
         this(settings, settings.packagesDir().isEmpty() ? Optional::empty
@@ -87,6 +89,7 @@ final class SandboxContexts implements AutoCloseable {
         Path prefix;
         try (Context probe = builder(new CallStreams()).allowIO(IOAccess.NONE).build()) {
             prefix = Path.of(probe.eval("python", "__import__('sys').prefix").asString());
+            releaseUnusedCode(probe);
         }
         compileStandardLibrary(prefix.resolve("lib"));
         try {
@@ -94,6 +97,26 @@ final class SandboxContexts implements AutoCloseable {
         } catch (IOException e) {
             throw new IllegalStateException("cannot find GraalPy's standard library", e);
         }
+    }
+
+    /**
+     * Lets the engine drop the compiled code of functions no context uses any more, which GraalPy 25.2 keeps for
+     * ever ({@link CodeRootCache}). A worker that cannot still serves, and says why on stderr: its sessions and
+     * calls then grow its heap until {@code worker.max-calls} replaces it.
+     */
+    private void releaseUnusedCode(Context probe) {
+        switch (CodeRootCache.install(probe)) {
+            case CodeRootCache.Outcome.Installed installed -> codeRoots = installed.cache();
+            case CodeRootCache.Outcome.Absent absent -> {
+            }
+            case CodeRootCache.Outcome.Failed failed ->
+                    System.err.println("worker: the compiled code of ended contexts is kept (" + failed.reason() + ")");
+        }
+    }
+
+    /** The engine's cache of compiled code that lets go of what no context uses, or null on a GraalPy without the leak. */
+    CodeRootCache codeRoots() {
+        return codeRoots;
     }
 
     /**

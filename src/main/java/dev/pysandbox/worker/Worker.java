@@ -132,6 +132,10 @@ final class Worker {
     }
 
     private void execute(WorkerCommand.Call command) {
+        if (command instanceof WorkerCommand.Inspect inspect && !sessions.containsKey(inspect.session())) {
+            reply(command, ExecutionResult.setupError("This worker holds no context for the session."), false);
+            return;
+        }
         PreparedContext prepared;
         try {
             prepared = command.session() == null ? takeReady() : sessionContext(command.session());

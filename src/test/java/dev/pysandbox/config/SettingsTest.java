@@ -28,8 +28,8 @@ class SettingsTest {
         assertEquals(Duration.ofSeconds(60), config.runPythonTimeout());
         assertEquals(1_048_576, config.maxCodeBytes());
         assertEquals(51_200, config.captureBytes());
-        assertEquals(32, config.maxSessions());
-        assertEquals(Duration.ofMinutes(10), config.sessionIdleTimeout());
+        assertEquals(32, config.sessions().max());
+        assertEquals(Duration.ofMinutes(10), config.sessions().idleTimeout());
         assertEquals(16 * 1024 * 1024, config.maxLineBytes());
         assertTrue(config.workers() >= 1);
     }
@@ -61,16 +61,16 @@ class SettingsTest {
         CommandLine line = CommandLine.parse(new String[] {"--config", file.toString(), "--workers=5"});
         ServerConfig config = ServerConfig.from(line.settings());
         assertEquals(5, config.workers());
-        assertEquals(7, config.maxSessions());
+        assertEquals(7, config.sessions().max());
     }
 
     /** Idle sessions fill a worker's heap (about 5 MB each, measured): the per-worker cap follows worker.heap. */
     @Test
     void sessionsPerWorkerFollowsTheHeapUnlessSet() throws Exception {
-        assertEquals(58, ServerConfig.from(Settings.defaults()).sessionsPerWorker(), "the default 512m heap");
-        assertEquals(16, ServerConfig.from(Settings.defaults().with("worker.heap", "256m", "test")).sessionsPerWorker());
-        assertEquals(1, ServerConfig.from(Settings.defaults().with("worker.heap", "128m", "test")).sessionsPerWorker());
-        assertEquals(7, ServerConfig.from(Settings.defaults().with("sessions.per-worker", "7", "test")).sessionsPerWorker());
+        assertEquals(58, ServerConfig.from(Settings.defaults()).sessions().perWorker(), "the default 512m heap");
+        assertEquals(16, ServerConfig.from(Settings.defaults().with("worker.heap", "256m", "test")).sessions().perWorker());
+        assertEquals(1, ServerConfig.from(Settings.defaults().with("worker.heap", "128m", "test")).sessions().perWorker());
+        assertEquals(7, ServerConfig.from(Settings.defaults().with("sessions.per-worker", "7", "test")).sessions().perWorker());
         String message = assertThrows(ConfigException.class, () -> ServerConfig.from(
                 Settings.defaults().with("sessions.per-worker", "many", "test"))).getMessage();
         assertTrue(message.contains("sessions.per-worker"), message);
@@ -96,10 +96,10 @@ class SettingsTest {
     /** A principal's cap: the whole table unless set (fairness comes from eviction, see SessionRegistry). */
     @Test
     void sessionsPerPrincipalIsTheWholeTableUnlessSetAndNeverMore() throws Exception {
-        assertEquals(32, ServerConfig.from(Settings.defaults()).sessionsPerPrincipal());
-        assertEquals(6, ServerConfig.from(Settings.defaults().with("sessions.max", "6", "test")).sessionsPerPrincipal());
+        assertEquals(32, ServerConfig.from(Settings.defaults()).sessions().perPrincipal());
+        assertEquals(6, ServerConfig.from(Settings.defaults().with("sessions.max", "6", "test")).sessions().perPrincipal());
         assertEquals(4, ServerConfig.from(Settings.defaults().with("sessions.max-per-principal", "4", "test"))
-                .sessionsPerPrincipal());
+                .sessions().perPrincipal());
         String message = assertThrows(ConfigException.class, () -> ServerConfig.from(Settings.defaults()
                 .with("sessions.max-per-principal", "33", "test"))).getMessage();
         assertEquals("sessions.max-per-principal (33) is larger than sessions.max (32)", message);

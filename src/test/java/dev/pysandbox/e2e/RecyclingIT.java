@@ -15,8 +15,8 @@ import org.junit.jupiter.api.Test;
 /**
  * When a worker is replaced: after code that did not stop when interrupted at its timeout, after a sandbox
  * refusal, after worker.max-calls calls; and when it is not: after code interrupted cleanly at its timeout
- * (SECURITY.md, "Recycling"). Seen as a client sees it: with one worker, a session living on it is
- * reported lost once the worker is replaced, and the next call runs on a fresh worker, a new process.
+ * (SECURITY.md, "Recycling"). Seen as a client sees it: with one worker, the next call runs on a fresh worker,
+ * a new process, and a session that lived on the old one is rebuilt there, unless its own call cost the worker.
  */
 class RecyclingIT {
     /** Rides on the worker's command line, so the test can tell this server's worker process from others. */
@@ -47,10 +47,11 @@ class RecyclingIT {
         return server.execute(Map.of("language", "python", "code", code, "session_id", id));
     }
 
-    private static void assertLost(String sessionId) {
+    /** The session's worker was replaced for another call's sake: its next call rebuilds it on the new one. */
+    private static void assertRebuilt(String sessionId) {
         Map<String, Object> result = inSession(sessionId, "print(marker)");
-        assertEquals("setup_error", result.get("status"), () -> result.toString());
-        assertTrue(((String) result.get("error_message")).contains("was lost because its worker process stopped"));
+        assertEquals("1\n", result.get("stdout"), () -> result.toString());
+        assertEquals(1, result.get("session_rebuilt"), () -> result.toString());
     }
 
     @Test
@@ -81,23 +82,35 @@ class RecyclingIT {
     }
 
     @Test
-    void attackCodeIgnoringTheInterruptAtItsTimeoutReplacesTheWorker() {
+    void attackCodeIgnoringTheInterruptAtItsTimeoutReplacesTheWorkerAndTheSessionsOnItAreRebuilt() {
         server.python(UNINTERRUPTIBLE); // a fresh worker, so worker.max-calls does not end it during the test
         inSession("before-uninterruptible", "marker = 1");
         long pid = workerPid();
         Map<String, Object> stopped = server.python(UNINTERRUPTIBLE);
         assertEquals("timeout", stopped.get("status"), stopped::toString);
-        assertLost("before-uninterruptible");
         assertEquals("success", server.python("pass").get("status")); // answered by the replacement
         assertNotEquals(pid, workerPid(), "a new worker process serves the calls after it");
+        assertRebuilt("before-uninterruptible");
     }
 
     @Test
-    void sandboxRefusalReplacesTheWorker() {
+    void attackASessionsOwnUninterruptibleCodeEndsItWithItsWorkerAndItsNextCallIsToldWhy() {
+        server.python(UNINTERRUPTIBLE);
+        inSession("own-fault", "marker = 1");
+        assertEquals("timeout", inSession("own-fault", UNINTERRUPTIBLE).get("status"));
+        Map<String, Object> told = inSession("own-fault", "print(marker)");
+        assertEquals("setup_error", told.get("status"), told::toString);
+        assertEquals("lost_to_its_own_call", told.get("session_ended"), told::toString);
+        assertEquals("success", inSession("own-fault", "marker = 2").get("status"), "the id starts a new session");
+    }
+
+    @Test
+    void sandboxRefusalReplacesTheWorkerAndTheSessionsOnItAreRebuilt() {
+        server.python(UNINTERRUPTIBLE); // a fresh worker, so worker.max-calls does not end it during the test
         inSession("before-refusal", "marker = 1");
         Map<String, Object> refused = server.python("import sys\nsys.modules['os'].system('id')");
         assertTrue(((String) refused.get("error_message")).startsWith("Blocked by the sandbox"));
-        assertLost("before-refusal");
+        assertRebuilt("before-refusal");
     }
 
     @Test
@@ -108,6 +121,6 @@ class RecyclingIT {
         assertEquals("1\n", inSession("counted", "print(marker)").get("stdout")); // 2
         server.python("pass");                                      // 3
         server.python("pass");                                      // 4: the worker retires after this one
-        assertLost("counted");
+        assertRebuilt("counted");
     }
 }

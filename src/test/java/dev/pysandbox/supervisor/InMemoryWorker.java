@@ -46,8 +46,11 @@ import dev.pysandbox.wire.WireCodec;
  *   <li>{@code long}: CPU-bound code that outruns the interpreter: a general worker answers it only when it is
  *       cancelled, a JIT worker at once, naming its time limit; {@code long-timeout} is answered {@code timeout}
  *       by a JIT worker;</li>
+ *   <li>{@code fail-on NAME}: answers {@code execution_error} on the worker of that name, success elsewhere (code
+ *       that does not end the same way when run again);</li>
  *   <li>anything else: answers with success, printing which worker ran which code in which session.</li>
  * </ul>
+ * An {@code inspect} is answered with one variable, {@code in_<session>}.
  */
 final class InMemoryWorker extends Process {
     /** How the worker starts. */
@@ -151,6 +154,14 @@ final class InMemoryWorker extends Process {
                             null), false));
                 }
             }
+            case "inspect" -> { // one variable, named after the session it describes
+                send(started(id));
+                send(result(id, new ExecutionResult(Status.SUCCESS, "", "", 0, 0.01, null, Map.of(
+                        "variables", java.util.List.of(Map.of("name", "in_" + command.get("session"), "type", "int",
+                                "size_bytes", 28)),
+                        "variables_omitted", 0, "size_bytes", 28, "worker_heap_used_bytes", 1000,
+                        "worker_heap_max_bytes", 2000), null), false));
+            }
             default -> { } // close-session, tool-result: recorded, nothing to answer
         }
     }
@@ -202,7 +213,12 @@ final class InMemoryWorker extends Process {
             }
             default -> {
                 send(started(id));
-                send(result(id, success(name + " ran " + code + (session == null ? "" : " in " + session)), false));
+                if (code.equals("fail-on " + name)) {
+                    send(result(id, new ExecutionResult(Status.EXECUTION_ERROR, "", "", 1, 0.01, "failed on " + name,
+                            null, null), false));
+                } else {
+                    send(result(id, success(name + " ran " + code + (session == null ? "" : " in " + session)), false));
+                }
             }
         }
     }

@@ -2,6 +2,7 @@ package dev.pysandbox.supervisor;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -13,9 +14,12 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 import dev.pysandbox.config.LongCallSettings;
+import dev.pysandbox.config.SessionSettings;
 import dev.pysandbox.execution.CallPhase;
 import dev.pysandbox.execution.ExecutionRequest;
 import dev.pysandbox.execution.ExecutionResult;
+import dev.pysandbox.execution.SessionEnding;
+import dev.pysandbox.execution.SessionReport;
 import dev.pysandbox.execution.Status;
 import dev.pysandbox.execution.ToolBroker;
 import dev.pysandbox.execution.ToolGrant;
@@ -42,8 +46,8 @@ class SandboxTest {
 
     /** A sandbox of {@code size} workers that each serve {@code maxCalls} calls, holding at most {@code maxSessions}. */
     private Sandbox sandbox(int size, int maxCalls, int maxSessions) {
-        sandbox = new Sandbox(new Sandbox.Settings(size, maxCalls, HANG, Duration.ofSeconds(1), maxSessions, maxSessions,
-                maxSessions, Duration.ofMinutes(10)), workers, ToolBroker.OFF).start();
+        sandbox = new Sandbox(new Sandbox.Settings(size, maxCalls, HANG, Duration.ofSeconds(1),
+                new SessionSettings(maxSessions, maxSessions, maxSessions, Duration.ofMinutes(10))), workers, ToolBroker.OFF).start();
         return sandbox;
     }
 
@@ -53,8 +57,8 @@ class SandboxTest {
     }
 
     private Sandbox sandboxWithJitWorker(ToolBroker tools) throws InterruptedException {
-        sandbox = new Sandbox(new Sandbox.Settings(1, 100, HANG, Duration.ofSeconds(1), 10, 10, 10,
-                Duration.ofMinutes(10), new LongCallSettings(1, Duration.ofMillis(100))), workers, tools).start();
+        sandbox = new Sandbox(new Sandbox.Settings(1, 100, HANG, Duration.ofSeconds(1),
+                new SessionSettings(10, 10, 10, Duration.ofMinutes(10)), new LongCallSettings(1, Duration.ofMillis(100))), workers, tools).start();
         workers.awaitLaunched("jit-worker-1.1");
         return sandbox;
     }
@@ -66,11 +70,6 @@ class SandboxTest {
     private ExecutionResult inSession(String session, String code) throws InterruptedException {
         return sandbox.execute(new ExecutionRequest(code, "", Duration.ofSeconds(5), session, "<string>"), null,
                 phase -> { });
-    }
-
-    private static void assertLost(ExecutionResult result) {
-        assertEquals(Status.SETUP_ERROR, result.status(), result::toString);
-        assertTrue(result.errorMessage().contains("was lost because its worker process stopped"), result.errorMessage());
     }
 
     @Test
@@ -100,34 +99,158 @@ class SandboxTest {
     @Test
     void aCallWhoseWorkerCrashesGetsAnExecutionErrorAndTheNextRunsOnAReplacement() throws InterruptedException {
         sandbox(1, 100, 10);
-        assertEquals(Status.SUCCESS, inSession("doomed", "kept = 1").status());
         ExecutionResult crashed = run("crash");
         assertEquals(Status.EXECUTION_ERROR, crashed.status());
         assertTrue(crashed.errorMessage().contains("stopped unexpectedly"), crashed.errorMessage());
         assertEquals("worker-1.2 ran print(2)\n", run("print(2)").stdout());
-        assertLost(inSession("doomed", "print(kept)"));
-        ExecutionResult reborn = inSession("doomed", "print(kept)");
-        assertEquals("worker-1.2 ran print(kept) in doomed#2\n", reborn.stdout(), "the id starts a new session");
-        assertEquals(true, reborn.sessionNew());
     }
 
     @Test
-    void aSessionWhoseWorkerAskedToBeReplacedIsReportedLost() throws InterruptedException {
+    void aSessionWhoseWorkerCrashedInAnotherCallIsRebuiltOnTheReplacementByRunningItsCallsAgain() throws Exception {
+        sandbox(1, 100, 10);
+        inSession("kept", "kept = 1");
+        inSession("kept", "kept += 1");
+        assertEquals(Status.EXECUTION_ERROR, run("crash").status());
+        ExecutionResult after = inSession("kept", "print(kept)");
+        assertEquals("worker-1.2 ran print(kept) in kept#1\n", after.stdout(), "the same session, on the replacement");
+        assertEquals(2, after.sessionRebuilt(), "its two calls were run again first");
+        assertEquals(false, after.sessionNew());
+        InMemoryWorker replacement = workers.awaitLaunched("worker-1.2");
+        assertEquals("kept = 1", replacement.nextCommand("execute").get("code"));
+        assertEquals("kept += 1", replacement.nextCommand("execute").get("code"));
+        assertEquals("print(kept)", replacement.nextCommand("execute").get("code"));
+        assertNull(inSession("kept", "print(kept)").sessionRebuilt(), "rebuilt once");
+    }
+
+    @Test
+    void aSessionWhoseWorkerAskedToBeReplacedAfterAnotherCallIsRebuilt() throws InterruptedException {
         sandbox(1, 100, 10);
         inSession("before-refusal", "marker = 1");
         assertEquals(Status.SUCCESS, run("recycle").status());
-        assertLost(inSession("before-refusal", "print(marker)"));
+        ExecutionResult after = inSession("before-refusal", "print(marker)");
+        assertEquals(Status.SUCCESS, after.status(), after::toString);
+        assertEquals(1, after.sessionRebuilt());
     }
 
     @Test
-    void aSessionWhoseWorkerServedItsMaxCallsIsReportedLost() throws InterruptedException {
+    void aSessionWhoseWorkerServedItsMaxCallsIsRebuilt() throws InterruptedException {
         sandbox(1, 4, 10);
         inSession("counted", "marker = 1"); // call 1 on worker-1.1
         inSession("counted", "print(marker)"); // 2
         run("pass"); // 3
         run("pass"); // 4: the worker retires after this one
-        assertLost(inSession("counted", "print(marker)"));
-        assertEquals("worker-1.2 ran pass\n", run("pass").stdout());
+        ExecutionResult after = inSession("counted", "print(marker)");
+        assertEquals("worker-1.2 ran print(marker) in counted#1\n", after.stdout());
+        assertEquals(2, after.sessionRebuilt());
+    }
+
+    @Test
+    void aSessionWhoseOwnCallCostItsWorkerEndsAndItsNextCallIsToldWhy() throws InterruptedException {
+        sandbox(1, 100, 10);
+        inSession("greedy", "data = 1");
+        ExecutionResult bomb = inSession("greedy", "oom");
+        assertEquals(Status.EXECUTION_ERROR, bomb.status());
+        assertEquals(ExecutionResult.MEMORY_LIMIT_MESSAGE, bomb.errorMessage());
+        ExecutionResult told = inSession("greedy", "print(data)");
+        assertEquals(Status.SETUP_ERROR, told.status());
+        assertEquals(SessionEnding.LOST_TO_ITS_OWN_CALL, told.sessionEnded());
+        assertTrue(told.errorMessage().contains("ran out of memory (worker.heap) in this session's own call"),
+                told.errorMessage());
+        ExecutionResult reborn = inSession("greedy", "print(data)");
+        assertEquals("worker-1.2 ran print(data) in greedy#2\n", reborn.stdout(), "the id starts a new session");
+        assertEquals(true, reborn.sessionNew());
+    }
+
+    @Test
+    void attackACallThatCostsItsWorkerInOneSessionLeavesTheOtherSessionsOnItRebuilt() throws InterruptedException {
+        sandbox(1, 100, 10);
+        inSession("victim", "x = 1");
+        inSession("attacker", "y = 1");
+        assertEquals(Status.EXECUTION_ERROR, inSession("attacker", "crash").status());
+        ExecutionResult victim = inSession("victim", "print(x)");
+        assertEquals(Status.SUCCESS, victim.status(), victim::toString);
+        assertEquals(1, victim.sessionRebuilt());
+        assertEquals(SessionEnding.LOST_TO_ITS_OWN_CALL, inSession("attacker", "print(y)").sessionEnded());
+    }
+
+    @Test
+    void aSessionWhoseCallsEndDifferentlyWhenRunAgainEndsAsNotRebuilt() throws InterruptedException {
+        sandbox(1, 100, 10);
+        inSession("moody", "fail-on worker-1.2");
+        run("crash");
+        ExecutionResult after = inSession("moody", "print(1)");
+        assertEquals(Status.SETUP_ERROR, after.status());
+        assertEquals(SessionEnding.NOT_REBUILT, after.sessionEnded());
+        assertTrue(after.errorMessage().contains("its call 1 of 1 ended with execution_error when run again, where it"
+                + " had ended with success"), after.errorMessage());
+        assertEquals(true, inSession("moody", "print(1)").sessionNew(), "the id is free again");
+    }
+
+    @Test
+    void aSessionStoppedAtItsTimeoutEndsWithItsWorkerInsteadOfBeingRebuiltWrong() throws InterruptedException {
+        sandbox(1, 100, 10);
+        inSession("stopped", "timeout"); // stopped cleanly: the session is kept, but its state is wherever the stop left it
+        run("crash");
+        ExecutionResult after = inSession("stopped", "print(1)");
+        assertEquals(SessionEnding.NOT_REBUILT, after.sessionEnded());
+        assertTrue(after.errorMessage().contains("a call was stopped at its timeout"), after.errorMessage());
+    }
+
+    @Test
+    void aCallWithoutASessionTakesAnIdleWorkerHoldingNoSessions() throws InterruptedException {
+        sandbox(2, 100, 10);
+        workers.awaitLaunched("worker-2.1"); // starts once the first is ready
+        ExecutionResult first = inSession("s", "a");
+        String sessionWorker = first.stdout().substring(0, first.stdout().indexOf(' '));
+        for (int i = 0; i < 100 && run("b").stdout().startsWith(sessionWorker + " "); i++) {
+            Thread.sleep(10); // the second worker is not ready yet: the one holding the session is the only one
+        }
+        for (int i = 0; i < 4; i++) {
+            ExecutionResult fresh = run("b");
+            assertFalse(fresh.stdout().startsWith(sessionWorker + " "), fresh.stdout());
+        }
+        ExecutionResult second = inSession("t", "c");
+        assertTrue(second.stdout().startsWith(sessionWorker + " "), "sessions pack onto one worker: " + second.stdout());
+    }
+
+    @Test
+    void inspectingASessionAsksItsWorkerAndRunsNoneOfItsCode() throws Exception {
+        sandbox(1, 100, 10);
+        inSession("s", "x = 1");
+        inSession("s", "x += 1");
+        SessionReport report = sandbox.inspect("s", "shown");
+        assertEquals(SessionReport.State.LIVE, report.state());
+        assertEquals("shown", report.sessionId());
+        assertEquals(2, report.calls());
+        assertEquals(true, report.rebuildable());
+        assertEquals("in_s#1", report.variables().get(0).get("name"), "the worker described the session's context");
+        assertEquals(1000, report.memory().get("worker_heap_used_bytes"));
+        InMemoryWorker worker = workers.awaitLaunched("worker-1.1");
+        worker.nextCommand("execute");
+        worker.nextCommand("execute");
+        assertEquals("inspect", worker.nextCommand().get("type"), "no code ran for the inspection");
+        assertEquals(2, sandbox.inspect("s", "s").calls(), "looking is no call");
+    }
+
+    @Test
+    void inspectingAnEndedSessionSaysWhyAndItsNextCallIsStillTold() throws Exception {
+        sandbox(1, 100, 1);
+        inSession("a", "x = 1");
+        inSession("b", "y = 1"); // closes a: one session per worker
+        SessionReport report = sandbox.inspect("a", "a");
+        assertEquals(SessionReport.State.ENDED, report.state());
+        assertEquals(SessionEnding.EVICTED, report.ended());
+        assertEquals(SessionEnding.EVICTED, inSession("a", "print(x)").sessionEnded());
+        assertEquals(SessionReport.State.UNKNOWN, sandbox.inspect("never", "never").state());
+    }
+
+    @Test
+    void inspectingASessionWhoseWorkerWasLostToAnotherCallSaysItWillBeRebuilt() throws Exception {
+        sandbox(1, 100, 10);
+        inSession("s", "x = 1");
+        run("crash");
+        assertEquals(SessionReport.State.REBUILDING, sandbox.inspect("s", "s").state());
+        assertEquals(1, inSession("s", "print(x)").sessionRebuilt());
     }
 
     @Test
@@ -211,8 +334,8 @@ class SandboxTest {
     @Test
     void aCallThatFindsNoWorkerReadyInTimeIsToldSoAndTheServerIsNotReady() throws InterruptedException {
         workers.thenStart(Startup.NEVER_READY);
-        sandbox = new Sandbox(new Sandbox.Settings(1, 100, Duration.ZERO, Duration.ofSeconds(1), 10, 10, 10,
-                Duration.ofMinutes(10)), workers, ToolBroker.OFF).start();
+        sandbox = new Sandbox(new Sandbox.Settings(1, 100, Duration.ZERO, Duration.ofSeconds(1),
+                new SessionSettings(10, 10, 10, Duration.ofMinutes(10))), workers, ToolBroker.OFF).start();
         ExecutionResult result = inSession("s", "print(1)");
         assertEquals(Status.SETUP_ERROR, result.status());
         assertTrue(result.errorMessage().startsWith("No sandbox worker became available within 0 seconds"),

@@ -13,6 +13,7 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 import dev.pysandbox.execution.AnswerBudget;
+import dev.pysandbox.config.SessionSettings;
 import dev.pysandbox.execution.Notice;
 import dev.pysandbox.supervisor.SessionRegistry.Session;
 import dev.pysandbox.supervisor.SessionRegistry.SessionEndedException;
@@ -26,13 +27,13 @@ class SessionRegistryTest {
     private final List<Notice> notices = new ArrayList<>();
 
     private SessionRegistry registry(int max, Duration idle) {
-        return new SessionRegistry(max, max, max, idle, (worker, id) -> closed.add(id), notices::add);
+        return new SessionRegistry(new SessionSettings(max, max, max, idle), (worker, id) -> closed.add(id), notices::add);
     }
 
     /** A registry with these caps (sessions.max, sessions.max-per-principal, sessions.per-worker) and no expiry. */
     private SessionRegistry registry(int max, int perPrincipal, int perWorker) {
-        return new SessionRegistry(max, perPrincipal, perWorker, Duration.ofMinutes(1), (worker, id) -> closed.add(id),
-                notices::add);
+        return new SessionRegistry(new SessionSettings(max, perPrincipal, perWorker, Duration.ofMinutes(1)),
+                (worker, id) -> closed.add(id), notices::add);
     }
 
     /** A worker as the registry sees it: an identity that is not gone. No process runs. */

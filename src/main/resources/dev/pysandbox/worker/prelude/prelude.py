@@ -20,7 +20,7 @@ def install(settings, concerns):
     missing; ucd, the worker's unicodedata lookups (UnicodeData.java); tools, the worker's bridge to the
     operator's other MCP tools (ToolBridge.java).
     concerns: each file's install function, by the file's name (concerns.paths is paths.py's install_paths).
-    Returns the runner: namespace(run, validate, flush, installing)."""
+    Returns the runner: namespace(run, validate, flush, installing, state)."""
     import sys, os, posix, builtins, _signal, _io, io, _weakref
     import_rule, strict = settings.import_rule, settings.strict
     preload, packages, auto_install = settings.preload, settings.packages, settings.auto_install
@@ -35,6 +35,7 @@ def install(settings, concerns):
     paths, files, exits, host, finders = concerns.paths, concerns.files, concerns.exits, concerns.host, concerns.finders
     unicode_data, context_tools, import_guard = concerns.unicode_data, concerns.tools, concerns.import_guard
     strict_rule, validation, report, runner = concerns.strict, concerns.validate, concerns.report, concerns.run
+    session_state = concerns.state
     # The file name the sandbox's own frames run under (the one Source the files are joined into): the import
     # guard trusts them, tracebacks leave them out.
     prelude_names = frozenset([sys._getframe(0).f_code.co_filename])
@@ -54,6 +55,7 @@ def install(settings, concerns):
     result_now, describe_result, report_exception = report(sys, load, main_globals, prelude_names, namespace)
     run = runner(main_globals, strict, check_strict, Context, any_exit, exit_status, result_now, describe_result,
                  report_exception, flush, installing, namespace)
+    state = session_state(sys, load, main_globals)
 
     # Imported here, while the worker is idle, instead of in the call that needs them. Each context is new, so
     # these modules' state is this call's own. The worker checked them against the import policy.
@@ -63,7 +65,7 @@ def install(settings, concerns):
         except BaseException:
             pass  # the call that imports it meets the same failure, reported as Python reports it
 
-    return namespace(run=run, validate=validate, flush=flush, installing=installing)
+    return namespace(run=run, validate=validate, flush=flush, installing=installing, state=state)
 
 
 def _installer():

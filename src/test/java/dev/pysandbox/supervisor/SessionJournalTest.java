@@ -1,0 +1,81 @@
+package dev.pysandbox.supervisor;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+
+import org.junit.jupiter.api.Test;
+
+import dev.pysandbox.execution.ExecutionRequest;
+import dev.pysandbox.execution.ExecutionResult;
+import dev.pysandbox.execution.ExecutionResult.Truncation;
+import dev.pysandbox.execution.Status;
+import dev.pysandbox.execution.ToolCall;
+
+/** What a session keeps to be rebuilt, and what makes it impossible to rebuild. */
+class SessionJournalTest {
+    private static final Duration MINUTE = Duration.ofMinutes(1);
+
+    private static ExecutionRequest call(String code) {
+        return new ExecutionRequest(code, "", Duration.ofSeconds(5), "s#1", "<string>");
+    }
+
+    private static ExecutionResult ended(Status status, double seconds) {
+        return new ExecutionResult(status, "", "", status == Status.SUCCESS ? 0 : 1, seconds, null, null, Truncation.NONE);
+    }
+
+    @Test
+    void callsThatRanAreKeptInOrderWithTheirStatusAndThoseThatNeverRanAreNot() {
+        SessionJournal journal = new SessionJournal(1024, MINUTE);
+        journal.record(call("x = 1"), ended(Status.SUCCESS, 0.1));
+        journal.record(call("never"), ExecutionResult.setupError("no worker"));
+        journal.record(call("1 / 0"), ended(Status.EXECUTION_ERROR, 0.1));
+        assertNull(journal.refusal());
+        assertEquals(List.of(new SessionJournal.Entry(call("x = 1"), Status.SUCCESS),
+                new SessionJournal.Entry(call("1 / 0"), Status.EXECUTION_ERROR)), journal.entries());
+    }
+
+    @Test
+    void aCallThatUsedTheOperatorsToolsIsNeverRunAgain() {
+        SessionJournal journal = new SessionJournal(1024, MINUTE);
+        journal.record(call("x = 1"), ended(Status.SUCCESS, 0.1));
+        ExecutionResult withTool = ended(Status.SUCCESS, 0.1)
+                .withToolCalls(List.of(new ToolCall("mail__send", true, 12, null)), 0);
+        journal.record(call("tools.call('mail__send', {})"), withTool);
+        assertTrue(journal.refusal().contains("operator's tools"), journal.refusal());
+        assertEquals(List.of(), journal.entries(), "nothing is kept once it cannot be rebuilt");
+        journal.record(call("y = 1"), ended(Status.SUCCESS, 0.1));
+        assertEquals(List.of(), journal.entries(), "for good");
+    }
+
+    @Test
+    void aCallStoppedAtItsTimeoutCannotBeMadeAgain() {
+        SessionJournal journal = new SessionJournal(1024, MINUTE);
+        journal.record(call("while True: n += 1"), ended(Status.TIMEOUT, 5));
+        assertTrue(journal.refusal().contains("stopped at its timeout"), journal.refusal());
+    }
+
+    @Test
+    void callsBeyondTheByteOrTimeLimitEndTheJournal() {
+        SessionJournal bytes = new SessionJournal(10, MINUTE);
+        bytes.record(new ExecutionRequest("x = 1", "", Duration.ofSeconds(5), "s#1", "<string>",
+                Map.of("data.csv", new byte[8]), null), ended(Status.SUCCESS, 0.1));
+        assertNotNull(bytes.refusal(), "code and files count");
+        assertTrue(bytes.refusal().contains("sessions.rebuild-bytes (10)"), bytes.refusal());
+        SessionJournal time = new SessionJournal(1024, Duration.ofSeconds(1));
+        time.record(call("a"), ended(Status.SUCCESS, 0.6));
+        assertNull(time.refusal());
+        time.record(call("b"), ended(Status.SUCCESS, 0.6));
+        assertTrue(time.refusal().contains("sessions.rebuild-seconds (1 s)"), time.refusal());
+    }
+
+    @Test
+    void noBytesMeansNoRebuild() {
+        assertNotNull(new SessionJournal(0, MINUTE).refusal());
+    }
+}
