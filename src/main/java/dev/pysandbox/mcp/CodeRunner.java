@@ -8,6 +8,7 @@ import java.util.concurrent.ScheduledExecutorService;
 
 import io.modelcontextprotocol.spec.McpSchema.ToolAnnotations;
 
+import dev.pysandbox.execution.CallPhase;
 import dev.pysandbox.execution.CodeRequest;
 import dev.pysandbox.execution.ExecutionResult;
 import dev.pysandbox.mcp.CallArguments.InvalidArgument;
@@ -61,7 +62,13 @@ final class CodeRunner {
     ExecutionResult run(CodeRequest request, Caller caller, Object progressToken) {
         try (CallProgress progress = new CallProgress(progressToken, caller.progress(),
                 request.timeout(), progressInterval, progressTimers)) {
-            ExecutionResult result = sandbox.execute(request, caller.principal(), progress);
+            ExecutionResult result = sandbox.execute(request, caller.principal(), phase -> {
+                if (phase == CallPhase.CALLED_A_TOOL) {
+                    caller.unrepeatable().run();
+                } else {
+                    progress.accept(phase);
+                }
+            });
             if (!result.installing().isEmpty()) {
                 installRequests.accept(result.installing());
             }

@@ -116,7 +116,8 @@ public final class HttpMcpServer {
             throw new IllegalStateException("a tool call without its HTTP caller");
         }
         return new Caller(http.principal(),
-                progress -> http.notifications().accept(McpSchema.METHOD_NOTIFICATION_PROGRESS, progress));
+                progress -> http.notifications().accept(McpSchema.METHOD_NOTIFICATION_PROGRESS, progress),
+                http.unrepeatable());
     }
 
     private static void logNotice(Notice notice) {

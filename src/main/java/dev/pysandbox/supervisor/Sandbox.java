@@ -51,6 +51,8 @@ public final class Sandbox implements AutoCloseable {
         }
     }
 
+    /** How many times in a row a session is rebuilt when the workers it is rebuilt on are lost to other calls. */
+    private static final int MAX_REBUILDS = 3;
     /** How long {@code inspect_session} waits for a call running in the session. */
     static final Duration INSPECTION_WAIT = Duration.ofSeconds(10);
     /** How long the worker may take to look at a session's variables. */
@@ -154,7 +156,7 @@ public final class Sandbox implements AutoCloseable {
             throws InterruptedException {
         if (!(request instanceof ExecutionRequest execution) || execution.sessionId() == null) {
             try {
-                return runOn(null, request, phases, false);
+                return runOn(null, request, phases, false, true);
             } catch (WorkerPool.WorkerGoneException e) {
                 throw new IllegalStateException("a call without a session is pinned to no worker", e);
             }
@@ -211,7 +213,8 @@ public final class Sandbox implements AutoCloseable {
             }
             ExecutionResult looked;
             try {
-                looked = runOn(session, new InspectionRequest(session.workerKey, INSPECTION_LIMIT), phase -> { }, false);
+                looked = runOn(session, new InspectionRequest(session.workerKey, INSPECTION_LIMIT), phase -> { }, false,
+                        false);
             } catch (WorkerPool.WorkerGoneException e) {
                 return report(session, shownId, SessionReport.State.REBUILDING, "Its worker has just stopped; its next"
                         + " call rebuilds it by running its calls again.", null);
@@ -275,19 +278,22 @@ public final class Sandbox implements AutoCloseable {
                 return sessions.takeEnding(session);
             }
             Integer rebuilt = null;
-            if (session.displaced) {
-                Rebuild rebuild = rebuild(session, phases);
-                if (rebuild.failure() != null) {
-                    return rebuild.failure();
-                }
-                rebuilt = rebuild.calls();
-            }
             try {
-                ExecutionResult result = runOn(session, request, phases, true);
+                if (session.displaced) {
+                    Rebuild rebuild = rebuild(session, phases);
+                    if (rebuild.failure() != null) {
+                        return rebuild.failure();
+                    }
+                    rebuilt = rebuild.calls();
+                }
+                ExecutionResult result = runOn(session, request, phases, true, !session.displaced);
                 return rebuilt == null ? result : result.withSessionRebuilt(rebuilt);
             } catch (WorkerPool.WorkerGoneException e) {
-                if (attempt == 3) { // workers dying under it, one after another
-                    return ExecutionResult.setupError("The sandbox workers holding this session kept stopping; please retry.");
+                // Its worker was lost to another call between two of its calls (those of a rebuild too): the next
+                // round marks it displaced and rebuilds it again from the start.
+                if (attempt == MAX_REBUILDS) {
+                    return sessions.notRebuilt(session, "its workers were lost to other calls " + MAX_REBUILDS
+                            + " times in a row while it was rebuilt");
                 }
             }
         }
@@ -319,17 +325,15 @@ public final class Sandbox implements AutoCloseable {
      * end as it ended before (BENCHMARKS.md, "Sessions that last"). Their output is dropped. A session whose calls
      * cannot be run again ended when its worker went ({@link SessionRegistry#workerGone}).
      */
-    private Rebuild rebuild(Session session, Consumer<CallPhase> phases) throws InterruptedException {
+    private Rebuild rebuild(Session session, Consumer<CallPhase> phases)
+            throws InterruptedException, WorkerPool.WorkerGoneException {
         List<SessionJournal.Entry> entries = session.journal.entries();
         log.info("rebuilding session {} on a new worker: {} call(s) to run again", session.id, entries.size());
         for (int i = 0; i < entries.size(); i++) {
             SessionJournal.Entry entry = entries.get(i);
-            ExecutionResult again;
-            try {
-                again = runOn(session, entry.request().withoutTools(), phases, false);
-            } catch (WorkerPool.WorkerGoneException e) {
-                return new Rebuild(i, sessions.notRebuilt(session, "its new worker stopped while its calls ran again"));
-            }
+            // Only the first binds the session to a worker: were that worker lost midway, the rest would otherwise
+            // run on another, in an interpreter without the first ones' state.
+            ExecutionResult again = runOn(session, entry.request().withoutTools(), phases, false, i == 0);
             if (!sessions.isLive(session)) { // running its own calls again cost the new worker too
                 return new Rebuild(i, sessions.takeEnding(session));
             }
@@ -350,11 +354,17 @@ public final class Sandbox implements AutoCloseable {
      * binds it there).
      *
      * @param journal whether a session call is one of its own, to keep for a rebuild (not one run again)
+     * @param mayBind whether a session without a worker may be bound to one now: its first call, or the first call
+     *                of its rebuild; never a later one, which needs the state the calls before it made
      * @throws WorkerPool.WorkerGoneException if the session's worker is gone before the call could start
      */
-    private ExecutionResult runOn(Session session, CodeRequest request, Consumer<CallPhase> phases, boolean journal)
-            throws InterruptedException, WorkerPool.WorkerGoneException {
-        WorkerProcess worker = pool.acquire(session == null ? null : session.worker, placement(session),
+    private ExecutionResult runOn(Session session, CodeRequest request, Consumer<CallPhase> phases, boolean journal,
+            boolean mayBind) throws InterruptedException, WorkerPool.WorkerGoneException {
+        WorkerProcess required = session == null ? null : session.worker;
+        if (session != null && required == null && !mayBind) {
+            throw new WorkerPool.WorkerGoneException("the worker of session " + session.id);
+        }
+        WorkerProcess worker = pool.acquire(required, placement(session),
                 settings.workerStartup(), () -> phases.accept(CallPhase.WAITING_FOR_WORKER));
         if (worker == null) {
             if (session != null) {
@@ -372,7 +382,7 @@ public final class Sandbox implements AutoCloseable {
         phases.accept(CallPhase.RUNNING);
         long id = callIds.incrementAndGet();
         long sent = System.nanoTime();
-        ToolCalls toolCalls = tools.open(request.tools());
+        ToolCalls toolCalls = new FirstToolCall(tools.open(request.tools()), () -> phases.accept(CallPhase.CALLED_A_TOOL));
         CompletableFuture<ExecutionResult> answer = worker.execute(id, request, toolCalls);
         // The worker goes back to the pool only when it has answered, even if our caller stopped waiting.
         answer.whenComplete((result, error) -> pool.release(worker));

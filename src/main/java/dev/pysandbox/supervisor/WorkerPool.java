@@ -33,7 +33,11 @@ final class WorkerPool implements AutoCloseable {
     /** Thrown when the worker a call is pinned to is gone (its session is lost with it). */
     static final class WorkerGoneException extends Exception {
         WorkerGoneException(WorkerProcess worker) {
-            super(worker.name() + " is gone");
+            this(worker.name());
+        }
+
+        WorkerGoneException(String what) {
+            super(what + " is gone");
         }
     }
 

@@ -72,6 +72,7 @@ final class CodeRootCache extends ConcurrentHashMap<Object, Object> {
      * the language instance, which its contexts share). Call before other threads use the engine.
      */
     static Outcome install(Context context) {
+        context.initialize("python"); // the language instance exists once a context has started Python
         context.enter();
         try {
             Class<?> language = Class.forName(LANGUAGE);

@@ -76,7 +76,7 @@ public final class ScaleTest {
         }
         if (CALLS > 0) {
             try (LocalCluster cluster = LocalCluster.start(root, 2, work.resolve("full"), null, REPLICA_FLAGS)) {
-                report = ScaleWorkload.run(cluster, new ScaleWorkload.Options("full", 8, 2, CALLS, 20, CALLS * 3 / 5, 2, 120));
+                report = ScaleWorkload.run(cluster, new ScaleWorkload.Options("full", 8, 2, CALLS, 20, 10, CALLS * 3 / 5, 2, 120));
                 bySession = cluster.requestsPerReplica("by_session");
                 any = cluster.requestsPerReplica("any");
                 report.writeCsv(work.resolve("full/calls.csv"));
@@ -159,7 +159,7 @@ public final class ScaleTest {
      */
     private static double throughput(LocalCluster cluster, String tag) throws Exception {
         ScaleWorkload.Report report = ScaleWorkload.run(cluster,
-                new ScaleWorkload.Options(tag, 8, 2, THROUGHPUT_CALLS, 0, -1, 0, 120));
+                new ScaleWorkload.Options(tag, 8, 2, THROUGHPUT_CALLS, 0, 0, -1, 0, 120));
         if (!report.violations().isEmpty()) {
             throw new IllegalStateException("the throughput run broke: " + report.violations());
         }
@@ -168,11 +168,12 @@ public final class ScaleTest {
 
     private void summarize(ScaleWorkload.Report report, Map<String, Long> bySession, Map<String, Long> any) {
         List<ScaleWorkload.Call> calls = report.calls();
-        long hostile = calls.stream().filter(c -> c.session() == null).count();
-        long counters = calls.size() - hostile;
+        long hostile = calls.stream().filter(c -> c.kind().startsWith("hostile-")).count();
+        long fresh = calls.stream().filter(c -> "fresh".equals(c.kind())).count();
+        long counters = calls.size() - hostile - fresh;
         line("**The full run**: " + calls.size() + " calls from 8 clients with 2 sessions each, 16 in flight, in "
                 + String.format("%.0f s", report.seconds()) + "; " + hostile + " hostile calls without a session ("
-                + kinds(report) + "); session " + report.longSession() + " sends " + ScaleWorkload.LONG_COUNTER.length()
+                + kinds(report) + "); " + fresh + " calls without a session computing for about a second; session " + report.longSession() + " sends " + ScaleWorkload.LONG_COUNTER.length()
                 + " bytes of code per call; replica r" + report.killedReplica() + " killed with SIGKILL after " + CALLS * 3 / 5
                 + " answers.");
         line("");
@@ -185,9 +186,13 @@ public final class ScaleTest {
                 + " of " + counters + " success |");
         line("| setup_error answers to counter calls (session reported lost) | " + calls.stream()
                 .filter(c -> c.session() != null && "setup_error".equals(c.status())).count() + " in "
-                + report.setupErrors().size() + " sessions |");
-        line("| transport errors (calls in flight at the kill) | " + calls.stream().filter(c -> c.transportError() != null).count()
-                + " |");
+                + report.setupErrors().size() + " sessions; told their session ended because of another's call: "
+                + calls.stream().filter(c -> c.session() != null && c.sessionEnded() != null).count() + " |");
+        line("| counter calls that first rebuilt their session (its worker lost to a hostile call) | " + calls.stream()
+                .filter(c -> c.sessionRebuilt() != null).count() + " |");
+        line("| transport errors at the kill: session calls / calls without a session (retried on the survivor) | "
+                + calls.stream().filter(c -> c.transportError() != null && c.session() != null).count() + " / "
+                + calls.stream().filter(c -> c.transportError() != null && c.session() == null).count() + " |");
         line("| sessions that reported session_new: true after the kill | " + report.restartsAfterKill().size() + " (those of r"
                 + report.killedReplica() + ": " + report.sessionsPerReplica().getOrDefault("r" + report.killedReplica(), List.of()).size()
                 + ") |");

@@ -46,6 +46,9 @@ public final class ScaleWorkload {
     public static final String LONG_COUNTER = "# " + "padding to push session_id past 16 KiB of JSON. ".repeat(420) + "\n" + COUNTER;
     /** After a kill, HAProxy may send calls to the dead replica until it notices (a refused connection). */
     static final long KILL_WINDOW_NANOS = Duration.ofSeconds(5).toNanos();
+    /** A call without a session that computes for about a second: what remote mode may send to another replica. */
+    static final String FRESH = "total = sum(i * i for i in range(3_000_000))\nprint(total)";
+    static final String FRESH_STDOUT = "8999995500000500000\n";
     public static final int LONG_COUNTER_BYTES = LONG_COUNTER.length();
 
     /** The hostile calls, sent without a session, each with what its answer must show. */
@@ -74,16 +77,19 @@ public final class ScaleWorkload {
      * @param sessionsPerClient  sessions per client, each on its own thread
      * @param calls              calls in all, hostile ones included
      * @param hostileEvery       every this-many-th call of a session's thread is a hostile call instead (20 = 5 %)
+     * @param freshEvery         every this-many-th call (not a hostile one) is a computation of about a second
+     *                           without a session instead: a call remote mode may retry on another replica (0: none)
      * @param killAfter          kill replica {@code killReplica} once this many calls have answered (-1: never)
      * @param hangSeconds        a call answered later than this counts as hung
      */
-    public record Options(String tag, int clients, int sessionsPerClient, int calls, int hostileEvery, int killAfter,
-            int killReplica, int hangSeconds) {
+    public record Options(String tag, int clients, int sessionsPerClient, int calls, int hostileEvery, int freshEvery,
+            int killAfter, int killReplica, int hangSeconds) {
     }
 
     /** One call and its answer. */
     public record Call(String session, String kind, long startNanos, long endNanos, String status, Long n,
-            Boolean sessionNew, String message, boolean stdoutTruncated, int stdoutLength, String transportError) {
+            Boolean sessionNew, String message, boolean stdoutTruncated, int stdoutLength, String transportError,
+            String sessionEnded, Integer sessionRebuilt) {
         /**
          * HAProxy's own 503 (no replica available: each was replacing its only worker, or dead), or a replica's 503:
          * a clear refusal, counted apart.
@@ -102,6 +108,12 @@ public final class ScaleWorkload {
             Map<String, Integer> setupErrors, double seconds) {
 
         /** Sessions HAProxy routed to each replica, from the pre-run probe. */
+        /** Calls without a session that were running when the replica was killed, and how they ended. */
+        public List<Call> retryableAtTheKill() {
+            return calls.stream().filter(c -> c.session() == null && killNanos > 0 && c.startNanos() <= killNanos
+                    && c.endNanos() >= killNanos).toList();
+        }
+
         public Map<String, List<String>> sessionsPerReplica() {
             Map<String, List<String>> map = new TreeMap<>();
             replicaOfSession.forEach((s, r) -> map.computeIfAbsent(r, x -> new ArrayList<>()).add(s));
@@ -177,6 +189,8 @@ public final class ScaleWorkload {
                     if (options.hostileEvery() > 0 && i % options.hostileEvery() == 0) {
                         Hostile kind = Hostile.values()[(i / options.hostileEvery()) % Hostile.values().length];
                         call = call(client, null, "hostile-" + kind.name().toLowerCase(), kind.code, kind.timeoutSeconds);
+                    } else if (options.freshEvery() > 0 && i % options.freshEvery() == 0) {
+                        call = call(client, null, "fresh", FRESH, 60);
                     } else {
                         call = call(client, session, "counter", session.equals(longSession) ? LONG_COUNTER : COUNTER, 30);
                     }
@@ -227,7 +241,8 @@ public final class ScaleWorkload {
             @SuppressWarnings("unchecked")
             Map<String, Object> s = (Map<String, Object>) result.structuredContent();
             if (s == null) {
-                return new Call(session, kind, start, end, null, null, null, null, false, 0, "no structured content: " + result);
+                return new Call(session, kind, start, end, null, null, null, null, false, 0, "no structured content: " + result,
+                        null, null);
             }
             Object n = s.get("result");
             @SuppressWarnings("unchecked")
@@ -236,10 +251,11 @@ public final class ScaleWorkload {
             return new Call(session, kind, start, end, String.valueOf(s.get("status")),
                     n instanceof Number number ? number.longValue() : null, (Boolean) s.get("session_new"),
                     (String) s.get("error_message"), truncated != null && Boolean.TRUE.equals(truncated.get("stdout")),
-                    stdout.length(), null);
+                    stdout.length(), kind.equals("fresh") && !FRESH_STDOUT.equals(stdout) ? "wrong output: " + stdout : null,
+                    (String) s.get("session_ended"), s.get("session_rebuilt") instanceof Number r ? r.intValue() : null);
         } catch (RuntimeException e) {
             return new Call(session, kind, start, System.nanoTime(), null, null, null, null, false, 0,
-                    e.getClass().getSimpleName() + ": " + e.getMessage());
+                    e.getClass().getSimpleName() + ": " + e.getMessage(), null, null);
         }
     }
 
@@ -258,6 +274,17 @@ public final class ScaleWorkload {
             boolean nearKill = killNanos > 0 && call.startNanos <= killNanos + KILL_WINDOW_NANOS && call.endNanos >= killNanos;
             if (call.transportError != null && !nearKill && !call.unavailable()) {
                 violations.add("transport error outside the kill: " + call.kind + " " + call.session + ": " + call.transportError);
+            }
+            // A call without a session whose replica died before its answer began is sent to another replica.
+            if (call.session == null && call.transportError != null && nearKill && !call.unavailable()) {
+                violations.add("retryable call failed at the kill: " + call.kind + ": " + call.transportError);
+            }
+            if ("fresh".equals(call.kind) && call.transportError == null && !"success".equals(call.status)) {
+                violations.add("fresh: a call without a session answered " + call.status + " (" + call.message + ")");
+            }
+            // Counter sessions run nothing that costs a worker: one told its session ended lost it to another's call.
+            if (call.session != null && "setup_error".equals(call.status) && call.sessionEnded != null) {
+                violations.add("lost to another's call: " + call.session + ": " + call.sessionEnded + ": " + call.message);
             }
             if (call.session == null && call.transportError == null) {
                 checkHostile(call, violations);

@@ -129,6 +129,23 @@ class HttpTransportIT {
         assertEquals(Boolean.FALSE, second.get("session_new"));
     }
 
+    /** Attack: another tenant's memory bombs, in a session and without one, cost workers but not this session. */
+    @Test
+    void anotherPrincipalsHostileCallsLeaveASessionsStateIntact() {
+        assertEquals("success", execute(alice, python("kept = ['a']", "session_id", "keeper")).get("status"));
+        McpSyncClient bob = server.client(BOB);
+        try {
+            String bomb = "blocks = []\nwhile True:\n    blocks.append(bytearray(10 ** 7))";
+            assertEquals("execution_error", execute(bob, python(bomb)).get("status"));
+            assertEquals("execution_error", execute(bob, python(bomb, "session_id", "bomb")).get("status"));
+            Map<String, Object> after = execute(alice, python("kept.append('b')\nprint(kept)", "session_id", "keeper"));
+            assertEquals("['a', 'b']\n", after.get("stdout"), after::toString);
+            assertEquals(Boolean.FALSE, after.get("session_new"));
+        } finally {
+            bob.closeGracefully();
+        }
+    }
+
     /** Attack: one tenant names another tenant's session id to read its variables. */
     @Test
     void onePrincipalCannotReachAnothersSession() {

@@ -17,7 +17,7 @@ class StartupIT {
     void serverAnswersWithoutAnyReadyWorkerAndCallsFailClearly() {
         try (SandboxServer server = SandboxServer.start("--workers=1", "--worker.jvm-options=-XX:+NoSuchJvmOption",
                 "--worker.startup-timeout-seconds=3")) {
-            assertEquals(3, server.client.listTools().tools().size()); // execute_code, run_python, validate_code
+            assertEquals(4, server.client.listTools().tools().size()); // execute_code, run_python, validate_code, inspect_session
             Map<String, Object> result = server.python("print(1)");
             assertEquals("setup_error", result.get("status"));
             String message = (String) result.get("error_message");

@@ -54,7 +54,7 @@ class WorkerRuntimeIT {
         assertTrue(Files.isRegularFile(cache), "the build trained no server AOT cache; see target/server-aot-training.log");
         String tag = "pysandbox.server-aot-it=" + ProcessHandle.current().pid();
         try (SandboxServer server = SandboxServer.start("--workers=1", "--worker.jvm-options=-D" + tag)) {
-            assertEquals(3, server.client.listTools().tools().size()); // execute_code, run_python, validate_code
+            assertEquals(4, server.client.listTools().tools().size()); // execute_code, run_python, validate_code, inspect_session
             String command = SandboxServer.serverTagged(tag).info().commandLine().orElse("");
             assertTrue(command.contains("-XX:AOTCache=" + cache), command);
             // Whatever the JVM has to say about the cache comes as an [aot] line on stderr (-Xlog:all=warning).

@@ -20,21 +20,38 @@ final class CallResponse {
     private final AsyncContext async;
     private final HttpServletResponse response;
     private final boolean events;
+    private boolean started;
     private boolean finished;
 
-    /** Starts the answer; an event stream's headers go out at once, so proxies see the response begin. */
-    CallResponse(AsyncContext async, HttpServletResponse response, boolean events) throws IOException {
+    /**
+     * An answer not begun: nothing goes out until {@link #start} or the first write, so that a proxy may still send
+     * the request to another replica if this one dies first.
+     */
+    CallResponse(AsyncContext async, HttpServletResponse response, boolean events) {
         this.async = async;
         this.response = response;
         this.events = events;
-        if (events) {
-            response.setStatus(HttpServletResponse.SC_OK);
-            response.setContentType("text/event-stream");
-            response.setCharacterEncoding("UTF-8");
-            response.setHeader("Cache-Control", "no-cache, no-transform");
-            // nginx and some ingress controllers buffer responses unless told not to (2026-07-28 spec).
-            response.setHeader("X-Accel-Buffering", "no");
+    }
+
+    /**
+     * Begins an event stream's answer: its headers go out now, and from here on a proxy can only pass it on. For a
+     * plain JSON answer, which is one body at the end, there is nothing to begin.
+     */
+    synchronized void start() {
+        if (!events || started || finished) {
+            return;
+        }
+        started = true;
+        response.setStatus(HttpServletResponse.SC_OK);
+        response.setContentType("text/event-stream");
+        response.setCharacterEncoding("UTF-8");
+        response.setHeader("Cache-Control", "no-cache, no-transform");
+        // nginx and some ingress controllers buffer responses unless told not to (2026-07-28 spec).
+        response.setHeader("X-Accel-Buffering", "no");
+        try {
             response.flushBuffer();
+        } catch (IOException e) {
+            // the client is gone: the next write says so
         }
     }
 
@@ -44,12 +61,20 @@ final class CallResponse {
 
     /** Sends a JSON-RPC notification as an event; false if the client is gone (or the answer is plain JSON). */
     synchronized boolean notification(byte[] json) {
-        return events && !finished && write(event(json));
+        if (!events || finished) {
+            return false;
+        }
+        start();
+        return write(event(json));
     }
 
     /** A comment line that keeps proxies from closing an idle stream; false if the client is gone. */
     synchronized boolean keepAlive() {
-        return finished || write(KEEP_ALIVE);
+        if (finished) {
+            return true;
+        }
+        start();
+        return write(KEEP_ALIVE);
     }
 
     /** Writes the response and ends the exchange; false if the client was gone. */
@@ -57,6 +82,7 @@ final class CallResponse {
         if (finished) {
             return false;
         }
+        start();
         finished = true;
         boolean written;
         if (events) {

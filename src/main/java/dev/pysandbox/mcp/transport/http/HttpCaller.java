@@ -9,8 +9,10 @@ import java.util.function.BiConsumer;
  *
  * @param principal     who the bearer token names; {@code anonymous} with {@code http.auth=none}
  * @param notifications (method, params) to the client; dropped when the answer is plain JSON
+ * @param unrepeatable  starts the answer now: the call has done something outside its sandbox and must not be
+ *                      retried by a proxy (one retries only a request whose answer has not begun)
  */
-public record HttpCaller(String principal, BiConsumer<String, Object> notifications) {
+public record HttpCaller(String principal, BiConsumer<String, Object> notifications, Runnable unrepeatable) {
     public static final String CONTEXT_KEY = "dev.pysandbox/http-caller";
     public static final String ANONYMOUS = "anonymous";
 }

@@ -251,7 +251,11 @@ public final class McpServlet extends HttpServlet implements McpStatelessServerT
         AsyncContext async = request.startAsync();
         async.setTimeout(0);
         CallResponse answer = new CallResponse(async, response, acceptsEvents);
-        McpTransportContext context = context(principal, (method, params) -> notify(answer, method, params));
+        if (!retryable(call)) {
+            answer.start();
+        }
+        McpTransportContext context = context(principal, (method, params) -> notify(answer, method, params),
+                answer::start);
         Running self = new Running(answer);
         // A duplicate id replaces the older entry: cancellation then reaches the newest call.
         running.put(key, self);
@@ -299,6 +303,18 @@ public final class McpServlet extends HttpServlet implements McpStatelessServerT
                 }
             }, every, every, TimeUnit.MILLISECONDS);
         }
+    }
+
+    /**
+     * Whether remote mode's proxy may send this call to another replica if this one dies before its answer begins
+     * (HAProxy's layer-7 retry, deploy/haproxy/haproxy.cfg): a call without a session_id, whose answer therefore
+     * does not start until it has one, a notification to send, a keep-alive to keep the stream open, or its code
+     * calls one of the operator's tools. A call naming a session starts its answer at once: on another replica its
+     * session does not exist, so it must fail rather than run there.
+     */
+    private static boolean retryable(McpSchema.JSONRPCRequest call) {
+        return !(call.params() instanceof Map<?, ?> params && params.get("arguments") instanceof Map<?, ?> arguments
+                && arguments.get("session_id") != null);
     }
 
     private void run(McpSchema.JSONRPCRequest call, McpTransportContext context, CallResponse answer) {
@@ -355,7 +371,13 @@ public final class McpServlet extends HttpServlet implements McpStatelessServerT
     }
 
     private McpTransportContext context(String principal, BiConsumer<String, Object> notifications) {
-        return McpTransportContext.create(Map.of(HttpCaller.CONTEXT_KEY, new HttpCaller(principal, notifications)));
+        return context(principal, notifications, () -> { });
+    }
+
+    private McpTransportContext context(String principal, BiConsumer<String, Object> notifications,
+            Runnable unrepeatable) {
+        return McpTransportContext.create(Map.of(HttpCaller.CONTEXT_KEY,
+                new HttpCaller(principal, notifications, unrepeatable)));
     }
 
     /**
