@@ -156,7 +156,7 @@ public final class Sandbox implements AutoCloseable {
             throws InterruptedException {
         if (!(request instanceof ExecutionRequest execution) || execution.sessionId() == null) {
             try {
-                return runOn(null, request, phases, false, true);
+                return runOn(null, request, phases, false, false);
             } catch (WorkerPool.WorkerGoneException e) {
                 throw new IllegalStateException("a call without a session is pinned to no worker", e);
             }
@@ -277,17 +277,23 @@ public final class Sandbox implements AutoCloseable {
             if (!sessions.isLive(session)) {
                 return sessions.takeEnding(session);
             }
-            Integer rebuilt = null;
             try {
-                if (session.displaced) {
-                    Rebuild rebuild = rebuild(session, phases);
-                    if (rebuild.failure() != null) {
-                        return rebuild.failure();
-                    }
-                    rebuilt = rebuild.calls();
+                if (!session.displaced) {
+                    return runOn(session, request, phases, true, false);
                 }
-                ExecutionResult result = runOn(session, request, phases, true, !session.displaced);
-                return rebuilt == null ? result : result.withSessionRebuilt(rebuilt);
+                // The rebuild and the call hold their worker from the first call run again to the answer: a call
+                // of someone else's in between could cost the worker and undo the rebuild.
+                WorkerProcess worker = acquire(session, phases, true);
+                if (worker == null) {
+                    return noWorker();
+                }
+                Rebuild rebuild = rebuild(session, worker, phases);
+                if (rebuild.failure() != null) {
+                    pool.release(worker);
+                    return rebuild.failure();
+                }
+                ExecutionResult result = runHeld(worker, session, request, phases, true, true);
+                return rebuild.calls() == 0 ? result : result.withSessionRebuilt(rebuild.calls());
             } catch (WorkerPool.WorkerGoneException e) {
                 // Its worker was lost to another call between two of its calls (those of a rebuild too): the next
                 // round marks it displaced and rebuilds it again from the start.
@@ -321,30 +327,29 @@ public final class Sandbox implements AutoCloseable {
     }
 
     /**
-     * Runs a displaced session's calls again, in order, on a worker the first of them binds it to, each required to
-     * end as it ended before (BENCHMARKS.md, "Sessions that last"). Their output is dropped. A session whose calls
-     * cannot be run again ended when its worker went ({@link SessionRegistry#workerGone}).
+     * Runs a displaced session's calls again, in order, on {@code worker}, which the caller holds and the session is
+     * bound to, each required to end as it ended before (BENCHMARKS.md, "Sessions that last"). Their output is
+     * dropped. A session whose calls cannot be run again ended when its worker went
+     * ({@link SessionRegistry#workerGone}).
      */
-    private Rebuild rebuild(Session session, Consumer<CallPhase> phases)
-            throws InterruptedException, WorkerPool.WorkerGoneException {
+    private Rebuild rebuild(Session session, WorkerProcess worker, Consumer<CallPhase> phases)
+            throws InterruptedException {
         List<SessionJournal.Entry> entries = session.journal.entries();
-        log.info("rebuilding session {} on a new worker: {} call(s) to run again", session.id, entries.size());
+        log.info("rebuilding session {} on {}: {} call(s) to run again", session.id, worker.name(), entries.size());
         for (int i = 0; i < entries.size(); i++) {
             SessionJournal.Entry entry = entries.get(i);
-            // Only the first binds the session to a worker: were that worker lost midway, the rest would otherwise
-            // run on another, in an interpreter without the first ones' state.
-            ExecutionResult again = runOn(session, entry.request().withoutTools(), phases, false, i == 0);
+            ExecutionResult again = runHeld(worker, session, entry.request().withoutTools(), phases, false, false);
             if (!sessions.isLive(session)) { // running its own calls again cost the new worker too
                 return new Rebuild(i, sessions.takeEnding(session));
+            }
+            if (worker.isGone()) { // it died under the session's own call, and nothing else ran on it
+                return new Rebuild(i, sessions.notRebuilt(session, "its new worker stopped while its calls ran again"));
             }
             if (again.status() != entry.status()) {
                 return new Rebuild(i, sessions.notRebuilt(session, "its call " + (i + 1) + " of " + entries.size()
                         + " ended with " + again.status().wireName() + " when run again, where it had ended with "
                         + entry.status().wireName()));
             }
-        }
-        if (entries.isEmpty()) {
-            session.displaced = false; // nothing to run: its next call binds it afresh
         }
         return new Rebuild(entries.size(), null);
     }
@@ -353,15 +358,26 @@ public final class Sandbox implements AutoCloseable {
      * Runs one call on a worker: the session's, or any for a call without one (or a session's first call, which
      * binds it there).
      *
-     * @param journal whether a session call is one of its own, to keep for a rebuild (not one run again)
-     * @param mayBind whether a session without a worker may be bound to one now: its first call, or the first call
-     *                of its rebuild; never a later one, which needs the state the calls before it made
+     * @param journal    whether a session call is one of its own, to keep for a rebuild (not one run again)
+     * @param rebuilding see {@link #acquire}
      * @throws WorkerPool.WorkerGoneException if the session's worker is gone before the call could start
      */
     private ExecutionResult runOn(Session session, CodeRequest request, Consumer<CallPhase> phases, boolean journal,
-            boolean mayBind) throws InterruptedException, WorkerPool.WorkerGoneException {
+            boolean rebuilding) throws InterruptedException, WorkerPool.WorkerGoneException {
+        WorkerProcess worker = acquire(session, phases, rebuilding);
+        return worker == null ? noWorker() : runHeld(worker, session, request, phases, journal, true);
+    }
+
+    /**
+     * Takes a worker for a call: the session's, or one {@link #placement} picks, binding a session without one to it;
+     * null, having forgotten a session never bound, when none became free in time. Only a session that has not run
+     * yet, or one being rebuilt ({@code rebuilding}), may be bound to a new worker: any other call needs the state
+     * its session's earlier calls made, and finds its worker gone instead.
+     */
+    private WorkerProcess acquire(Session session, Consumer<CallPhase> phases, boolean rebuilding)
+            throws InterruptedException, WorkerPool.WorkerGoneException {
         WorkerProcess required = session == null ? null : session.worker;
-        if (session != null && required == null && !mayBind) {
+        if (session != null && required == null && !rebuilding && session.calls > 0) {
             throw new WorkerPool.WorkerGoneException("the worker of session " + session.id);
         }
         WorkerProcess worker = pool.acquire(required, placement(session),
@@ -370,22 +386,38 @@ public final class Sandbox implements AutoCloseable {
             if (session != null) {
                 sessions.discardUnbound(session);
             }
-            return ExecutionResult.setupError("No sandbox worker became available within "
-                    + settings.workerStartup().toSeconds() + " seconds; the server log says why. Please retry.");
+            return null;
         }
-        // A session that never ran here is told so (session_new), which behind a load balancer is how a session
-        // moved to another replica shows; one rebuilt on a new worker has run before.
-        boolean started = session != null && session.calls == 0;
         if (session != null && session.worker == null) {
             sessions.bind(session, worker);
         }
+        return worker;
+    }
+
+    private ExecutionResult noWorker() {
+        return ExecutionResult.setupError("No sandbox worker became available within "
+                + settings.workerStartup().toSeconds() + " seconds; the server log says why. Please retry.");
+    }
+
+    /**
+     * Runs one call on a worker the caller holds.
+     *
+     * @param release whether the worker goes back to the pool when it has answered (even if our caller stopped
+     *                waiting); without it the caller keeps it for its next call, and gives it back itself
+     */
+    private ExecutionResult runHeld(WorkerProcess worker, Session session, CodeRequest request,
+            Consumer<CallPhase> phases, boolean journal, boolean release) throws InterruptedException {
+        // A session that never ran here is told so (session_new), which behind a load balancer is how a session
+        // moved to another replica shows; one rebuilt on a new worker has run before.
+        boolean started = session != null && session.calls == 0;
         phases.accept(CallPhase.RUNNING);
         long id = callIds.incrementAndGet();
         long sent = System.nanoTime();
         ToolCalls toolCalls = new FirstToolCall(tools.open(request.tools()), () -> phases.accept(CallPhase.CALLED_A_TOOL));
         CompletableFuture<ExecutionResult> answer = worker.execute(id, request, toolCalls);
-        // The worker goes back to the pool only when it has answered, even if our caller stopped waiting.
-        answer.whenComplete((result, error) -> pool.release(worker));
+        if (release) {
+            answer.whenComplete((result, error) -> pool.release(worker));
+        }
         ExecutionResult result;
         try {
             // A call that moved is cancelled on its JIT worker by LongCalls; the one below, for where it started,
@@ -395,6 +427,9 @@ public final class Sandbox implements AutoCloseable {
                     : answer.get();
         } catch (InterruptedException e) {
             worker.cancel(id);
+            if (!release) {
+                answer.whenComplete((done, error) -> pool.release(worker)); // nobody will give it back now
+            }
             throw e;
         } catch (ExecutionException e) {
             log.error("call {} failed inside the supervisor", id, e.getCause());
