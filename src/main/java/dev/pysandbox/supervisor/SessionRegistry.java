@@ -344,10 +344,13 @@ final class SessionRegistry {
         return ExecutionResult.sessionEnded(SessionEnding.NOT_REBUILT, ended(session.id, how));
     }
 
-    /** Forgets a session whose first call never reached a worker, so its id starts afresh. */
+    /**
+     * Forgets a session whose first call never reached a worker, so its id starts afresh. A session that has run
+     * stays (one waiting to be rebuilt keeps its calls for the next try). Under the session's lock.
+     */
     synchronized void discardUnbound(Session session) {
-        if (session.worker == null) {
-            sessions.remove(session.id);
+        if (session.worker == null && session.calls == 0 && !session.displaced) {
+            sessions.remove(session.id, session);
         }
     }
 

@@ -145,6 +145,19 @@ class SandboxTest {
     }
 
     @Test
+    void aSessionWaitingToBeRebuiltKeepsItsCallsWhenNoWorkerBecomesFreeInTime() throws Exception {
+        workers.thenStart(Startup.READY, Startup.NEVER_READY);
+        sandbox = new Sandbox(new Sandbox.Settings(1, 100, Duration.ofSeconds(1), Duration.ofSeconds(1),
+                new SessionSettings(10, 10, 10, Duration.ofMinutes(10))), workers, ToolBroker.OFF).start();
+        inSession("patient", "x = 1");
+        run("crash"); // its replacement never becomes ready
+        ExecutionResult waited = inSession("patient", "print(x)");
+        assertTrue(waited.errorMessage().startsWith("No sandbox worker became available"), waited::toString);
+        assertEquals(SessionReport.State.REBUILDING, sandbox.inspect("patient", "patient").state(),
+                "still there, to be rebuilt when a worker is");
+    }
+
+    @Test
     void aSessionWhoseOwnCallCostItsWorkerEndsAndItsNextCallIsToldWhy() throws InterruptedException {
         sandbox(1, 100, 10);
         inSession("greedy", "data = 1");
