@@ -195,8 +195,7 @@ public final class Sandbox implements AutoCloseable {
     public SessionReport inspect(String sessionKey, String shownId) throws InterruptedException {
         Session session = sessions.find(sessionKey);
         if (session == null) {
-            SessionReport ended = sessions.endingOf(sessionKey, shownId);
-            return ended != null ? ended : SessionReport.unknown(shownId);
+            return sessions.endingOf(sessionKey, shownId);
         }
         if (!session.lock.tryLock(INSPECTION_WAIT.toMillis(), TimeUnit.MILLISECONDS)) {
             return report(session, shownId, SessionReport.State.LIVE, "A call has been running in this session for "
@@ -204,8 +203,7 @@ public final class Sandbox implements AutoCloseable {
         }
         try {
             if (!sessions.isLive(session)) {
-                SessionReport ended = sessions.endingOf(sessionKey, shownId);
-                return ended != null ? ended : SessionReport.unknown(shownId);
+                return sessions.endingOf(sessionKey, shownId);
             }
             if (session.displaced || session.worker == null) {
                 return report(session, shownId, SessionReport.State.REBUILDING, "Its worker was lost to another call"

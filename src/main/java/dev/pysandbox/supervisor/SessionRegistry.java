@@ -3,7 +3,6 @@ package dev.pysandbox.supervisor;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -95,10 +94,6 @@ final class SessionRegistry {
 
     private long serials;
     private final SessionSettings settings;
-    private final int maxSessions;
-    private final int perPrincipal;
-    private final int perWorker;
-    private final Duration idleTimeout;
     /** Close a session's context in its worker: (worker, session id). */
     private final BiConsumer<WorkerProcess, String> closer;
     private final Consumer<Notice> notices;
@@ -113,10 +108,6 @@ final class SessionRegistry {
 
     SessionRegistry(SessionSettings settings, BiConsumer<WorkerProcess, String> closer, Consumer<Notice> notices) {
         this.settings = settings;
-        this.maxSessions = settings.max();
-        this.perPrincipal = settings.perPrincipal();
-        this.perWorker = settings.perWorker();
-        this.idleTimeout = settings.idleTimeout();
         this.closer = closer;
         this.notices = notices;
     }
@@ -141,10 +132,10 @@ final class SessionRegistry {
                         new SessionJournal(settings.rebuildBytes(), settings.rebuildTime()));
                 sessions.put(id, session);
                 evicted = new ArrayList<>(evictFromLargestHolder(session, any -> true,
-                        sessions.size() - maxSessions, this::evictionReason));
+                        sessions.size() - settings.max(), this::evictionReason));
                 Predicate<Session> own = sameHolder(session);
                 long held = sessions.values().stream().filter(own).count();
-                evicted.addAll(evictFromLargestHolder(session, own, (int) (held - perPrincipal),
+                evicted.addAll(evictFromLargestHolder(session, own, (int) (held - settings.perPrincipal()),
                         this::principalShareReason));
             }
             session.lastUsedNanos = System.nanoTime();
@@ -165,7 +156,7 @@ final class SessionRegistry {
             session.worker = worker;
             session.displaced = false;
             long held = sessions.values().stream().filter(s -> s.worker == worker).count();
-            evicted = evictFromLargestHolder(session, s -> s.worker == worker, (int) (held - perWorker),
+            evicted = evictFromLargestHolder(session, s -> s.worker == worker, (int) (held - settings.perWorker()),
                     this::fullWorkerReason);
         }
         closeEnded(evicted);
@@ -244,10 +235,14 @@ final class SessionRegistry {
         return null;
     }
 
-    /** How the session of this id ended, if it did lately, as its next call will be told; the id stays reserved. */
+    /**
+     * A session of this id that is not live: how it ended, if it did lately, as its next call will be told (the id
+     * stays reserved for that), else unknown.
+     */
     synchronized SessionReport endingOf(String id, String shownId) {
         Ending ending = endings.get(id);
-        return ending == null ? null : SessionReport.ended(shownId, ending.why(), ended(shownId, ending.how()));
+        return ending == null ? SessionReport.unknown(shownId)
+                : SessionReport.ended(shownId, ending.why(), ended(shownId, ending.how()));
     }
 
     /** Whether this session is still the live one for its id (it may have been evicted while unlocked). */
@@ -264,14 +259,9 @@ final class SessionRegistry {
         List<Ended> expired = new ArrayList<>();
         long now = System.nanoTime();
         synchronized (this) {
-            Iterator<Session> it = sessions.values().iterator();
-            while (it.hasNext()) {
-                Session session = it.next();
-                if (now - session.lastUsedNanos > idleTimeout.toNanos() && !session.lock.isLocked()) {
-                    it.remove();
-                    Ending ending = new Ending(SessionEnding.EXPIRED, expiryReason());
-                    endings.put(session.id, ending);
-                    expired.add(new Ended(session, ending));
+            for (Session session : List.copyOf(sessions.values())) {
+                if (now - session.lastUsedNanos > settings.idleTimeout().toNanos() && !session.lock.isLocked()) {
+                    expired.add(end(session, new Ending(SessionEnding.EXPIRED, expiryReason())));
                 }
             }
         }
@@ -307,17 +297,13 @@ final class SessionRegistry {
         lost.forEach(closed -> notices.accept(Notice.warning(ended(closed.session().id, closed.ending().how()))));
     }
 
-    /**
-     * The session's own call cost its worker: the session ends with it, and its next call is told so. Returns
-     * what this call's caller is told after its own answer.
-     */
-    synchronized String lostToItsOwnCall(Session session, WorkerProcess worker) {
-        String how = "was lost with its worker, which " + worker.endingReason() + " in this session's own call.";
+    /** The session's own call cost its worker: the session ends with it, and its next call is told so. */
+    synchronized void lostToItsOwnCall(Session session, WorkerProcess worker) {
         if (sessions.get(session.id) == session) {
-            end(session, new Ending(SessionEnding.LOST_TO_ITS_OWN_CALL, how));
+            end(session, new Ending(SessionEnding.LOST_TO_ITS_OWN_CALL, "was lost with its worker, which "
+                    + worker.endingReason() + " in this session's own call."));
         }
         session.worker = null;
-        return ended(session.id, how);
     }
 
     /**
@@ -335,10 +321,7 @@ final class SessionRegistry {
     ExecutionResult notRebuilt(Session session, String why) {
         String how = "was lost with its worker and could not be rebuilt: " + why + ".";
         synchronized (this) {
-            if (sessions.get(session.id) == session) {
-                end(session, new Ending(SessionEnding.NOT_REBUILT, how));
-                endings.remove(session.id); // this caller is told now
-            }
+            sessions.remove(session.id, session); // this caller is told now: no ending to remember
         }
         closeInWorker(session);
         return ExecutionResult.sessionEnded(SessionEnding.NOT_REBUILT, ended(session.id, how));
@@ -383,28 +366,31 @@ final class SessionRegistry {
     }
 
     private String evictionReason(Session closed) {
-        return "was closed because more than " + maxSessions + " sessions were open" + (closed.principal == null
+        return "was closed because more than " + settings.max() + " sessions were open" + (closed.principal == null
                 ? " and it was the least recently used."
                 : ", its principal held the most of them, and it was that principal's least recently used.");
     }
 
     private String principalShareReason(Session closed) {
         return closed.principal == null
-                ? "was closed because more than " + perPrincipal + " sessions were open (sessions.max-per-principal)"
+                ? "was closed because more than " + settings.perPrincipal()
+                        + " sessions were open (sessions.max-per-principal)"
                         + " and it was the least recently used."
-                : "was closed because its principal held " + perPrincipal + " sessions (sessions.max-per-principal)"
+                : "was closed because its principal held " + settings.perPrincipal()
+                        + " sessions (sessions.max-per-principal)"
                         + " and it was that principal's least recently used.";
     }
 
     private String fullWorkerReason(Session closed) {
-        return "was closed because its worker held " + perWorker + " sessions (sessions.per-worker, which follows"
+        return "was closed because its worker held " + settings.perWorker()
+                + " sessions (sessions.per-worker, which follows"
                 + " worker.heap)" + (closed.principal == null
                 ? " and it was the least recently used there."
                 : ", its principal held the most of them there, and it was that principal's least recently used.");
     }
 
     private String expiryReason() {
-        return "expired after " + describe(idleTimeout) + " without a call.";
+        return "expired after " + describe(settings.idleTimeout()) + " without a call.";
     }
 
     private static String ended(String id, String how) {
