@@ -25,9 +25,10 @@ import java.util.Set;
 import org.graalvm.polyglot.io.FileSystem;
 
 /**
- * The one file system a sandbox context gets; it shows the guest four places and nothing else of the host:
+ * The one file system a sandbox context gets; it shows the guest five places and nothing else of the host:
  * <ul>
  *   <li>the language home (GraalPy's standard library), read-only, at its own path;</li>
+ *   <li>{@link #TIME_ZONES}: the host's compiled time zone database, read-only, when it has one;</li>
  *   <li>{@link ScratchSpace#HOME} (the working directory) and {@link ScratchSpace#TMP}: the call's own
  *       scratch files, in memory, capped;</li>
  *   <li>{@link #PACKAGES}: the operator's installed packages, read-only, when there are any;</li>
@@ -46,12 +47,18 @@ import org.graalvm.polyglot.io.FileSystem;
 public final class SandboxFileSystem implements FileSystem {
     /** Where guests find the installed packages; on {@code sys.path} after the standard library. */
     public static final Path PACKAGES = Path.of("/site-packages");
+    /**
+     * Where guests find the IANA time zone files: where CPython and dateutil look first on Linux, so that
+     * {@code zoneinfo} and {@code dateutil.tz} find them without the {@code tzdata} package.
+     */
+    public static final Path TIME_ZONES = Path.of("/usr/share/zoneinfo");
     private static final Path ROOT = Path.of("/");
     private static final Set<Path> SIGNPOSTS = Set.of(ROOT, ScratchSpace.HOME.getParent());
 
     private final ReadOnlyFolder languageHome;
     private final ScratchSpace scratch;
     private final ReadOnlyFolder packages;
+    private final ReadOnlyFolder timeZones;
     private ReadOnlyFolder runDirectory;
     private Path workingDirectory = ScratchSpace.HOME;
 
@@ -59,11 +66,14 @@ public final class SandboxFileSystem implements FileSystem {
      * @param languageHome the standard library, mounted at its own path
      * @param scratch      the context's scratch space
      * @param packages     the package generation to show at {@link #PACKAGES}, or null for none
+     * @param timeZones    the time zone database to show at {@link #TIME_ZONES}, or null for none
      */
-    public SandboxFileSystem(ReadOnlyFolder languageHome, ScratchSpace scratch, ReadOnlyFolder packages) {
+    public SandboxFileSystem(ReadOnlyFolder languageHome, ScratchSpace scratch, ReadOnlyFolder packages,
+            ReadOnlyFolder timeZones) {
         this.languageHome = languageHome;
         this.scratch = scratch;
         this.packages = packages;
+        this.timeZones = timeZones;
     }
 
     public ScratchSpace scratch() {
@@ -257,6 +267,9 @@ public final class SandboxFileSystem implements FileSystem {
         }
         if (packages != null && guest.startsWith(PACKAGES)) {
             return packages;
+        }
+        if (timeZones != null && guest.startsWith(TIME_ZONES)) {
+            return timeZones;
         }
         if (runDirectory != null && guest.startsWith(ScratchSpace.HOME)) {
             return runDirectory;

@@ -28,6 +28,7 @@ import dev.pysandbox.execution.OutputFile;
 import dev.pysandbox.execution.Status;
 import dev.pysandbox.execution.ToolGrant;
 import dev.pysandbox.files.ScratchSpace;
+import dev.pysandbox.files.TimeZones;
 import dev.pysandbox.mcp.CallArguments.InvalidArgument;
 import dev.pysandbox.wire.WireCodec;
 import dev.pysandbox.worker.ImportPolicy;
@@ -109,7 +110,11 @@ final class ExecuteCodeTool {
                         + String.join(", ", packages))
                 + (config.autoInstall() ? ". A well-known package that is allowed but not installed yet is installed on"
                         + " its first import, which fails meanwhile with 'retry in a few seconds'" : "")
-                + ". Packages with native code (numpy, pandas, pydantic) cannot run here."
+                + (imports.allows("zoneinfo") && TimeZones.hostDatabase().isEmpty() && !installed.contains("tzdata")
+                        ? ". zoneinfo has no time zones here: the host has no time zone database and tzdata is not"
+                        + " installed" : "")
+                + ". Starting threads or processes raises an error; asyncio runs coroutines, without network."
+                + " Packages with native code (numpy, pandas, pydantic) cannot run here."
                 + " Pass session_id to keep variables and imports between calls; inspect_session shows what a session"
                 + " holds. " + CodeModeDescription.of(codeMode);
     }

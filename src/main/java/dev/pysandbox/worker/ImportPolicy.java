@@ -5,8 +5,11 @@ import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.TreeSet;
 
 import dev.pysandbox.packages.KnownPackages;
@@ -37,22 +40,61 @@ public final class ImportPolicy {
             "datetime", "time", "_strptime");
 
     /**
-     * The pure-computation part of the standard library: what agents import to reshape data in memory, and to
-     * handle the call's scratch files ({@code os}, {@code pathlib}, {@code shutil}, {@code tempfile},
-     * {@code glob}: the context's file system shows nothing but the scratch space and the packages, and the
-     * interpreter refuses the processes and signals {@code os} offers). {@code io} is here for StringIO and
-     * BytesIO as well as files, {@code zlib}
-     * and {@code gzip} for bytes in memory; {@code xml.etree} builds and serializes trees, and says plainly that
-     * it cannot parse text (GraalPy ships no expat parser; see the prelude). {@code zoneinfo} finds its time
-     * zones in the {@code tzdata} package, once the operator has installed it.
+     * Every standard module that computes without the host: what agents import to reshape data in memory, test
+     * and log their own code, parse and write text formats and archives, and handle the call's scratch files
+     * ({@code os}, {@code pathlib}, {@code shutil}, {@code tempfile}, {@code glob}, {@code zipfile},
+     * {@code tarfile}, {@code logging}'s file handlers: the context's file system shows nothing but the scratch
+     * space, the packages and the time zone files, all but the scratch space read-only). {@code xml} parses on
+     * GraalPy's expat, which refuses external entities and DTDs and bounds entity expansion; {@code zoneinfo}
+     * reads the host's time zone database read-only; {@code asyncio} runs coroutines on a loop of the sandbox's
+     * own ({@code event_loop.py}); {@code bz2} compresses through the worker ({@code Bzip2Codec});
+     * {@code threading} gives locks, and starting a thread raises RuntimeError.
+     * What stays refused, and why, is {@link #REFUSED}.
      */
     private static final List<String> STANDARD = List.of(
+            // numbers and text
             "math", "cmath", "decimal", "fractions", "statistics", "random", "secrets", "string", "textwrap", "re",
-            "json", "csv", "io", "html", "xml.etree", "collections", "itertools", "functools", "operator", "copy",
-            "contextlib", "abc", "dataclasses", "enum", "typing", "graphlib", "datetime", "time", "calendar",
-            "base64", "hashlib", "hmac", "struct", "zlib", "gzip", "difflib", "shlex", "fnmatch", "pprint",
-            "bisect", "heapq", "array", "numbers", "colorsys", "ipaddress", "unicodedata", "uuid", "urllib.parse",
-            "zoneinfo", "os", "pathlib", "shutil", "tempfile", "glob", "_strptime");
+            "difflib", "unicodedata", "stringprep", "locale", "codecs", "binascii", "base64", "quopri", "struct",
+            "array", "numbers", "colorsys",
+            // data structures and functions
+            "collections", "itertools", "functools", "operator", "copy", "copyreg", "bisect", "heapq", "graphlib",
+            "contextlib", "abc", "dataclasses", "enum", "typing", "types", "weakref", "reprlib", "pprint",
+            "queue", "sched", "contextvars", "threading", "asyncio",
+            // dates and times
+            "datetime", "time", "calendar", "zoneinfo",
+            // formats
+            "json", "csv", "tomllib", "configparser", "html", "xml", "email", "mimetypes", "plistlib", "pickle",
+            "uuid", "ipaddress", "urllib.parse", "shlex", "fnmatch",
+            // hashing and compression
+            "hashlib", "hmac", "zlib", "gzip", "bz2", "lzma", "zipfile", "tarfile",
+            // the program itself: testing, logging, arguments, timing, introspection
+            "logging", "warnings", "traceback", "unittest", "doctest", "argparse", "timeit", "cProfile", "profile",
+            "pstats", "ast", "inspect", "tokenize", "token", "keyword", "linecache", "errno", "atexit",
+            "platform",
+            // scratch files
+            "io", "os", "stat", "pathlib", "shutil", "tempfile", "glob", "filecmp", "fileinput",
+            "_strptime");
+
+    /**
+     * Standard modules that stay refused in every profile but the unrestricted one, with the reason the refusal
+     * gives: each reaches what the sandbox keeps from code, or needs a native library the sandbox cannot load.
+     * (The unrestricted profile imports them, and the interpreter then refuses what they try.)
+     */
+    private static final Map<String, String> REFUSED = refusals(Map.of(
+            "it starts processes, which this sandbox does not allow",
+            List.of("subprocess", "multiprocessing", "concurrent", "pty"),
+            "it opens network connections, which this sandbox does not allow",
+            List.of("socket", "ssl", "select", "selectors", "socketserver", "http", "urllib.request", "ftplib",
+                    "smtplib", "poplib", "imaplib", "xmlrpc", "webbrowser"),
+            "it handles process signals, which this sandbox does not allow",
+            List.of("signal"),
+            "it runs native code, which this sandbox cannot",
+            List.of("ctypes", "mmap", "fcntl", "termios", "tty", "curses", "readline", "resource", "grp", "pwd"),
+            "sqlite3 needs SQLite's native library, which this sandbox cannot load; keep tables in lists of dicts,"
+                    + " or in csv or json files in the scratch space",
+            List.of("sqlite3"),
+            "GraalPy runs bytecode of its own, which dis cannot show (ast shows the code's structure)",
+            List.of("dis")));
 
     /**
      * Well-known packages built on C, C++ or Rust extensions: the sandbox refuses native code, so no install
@@ -77,7 +119,7 @@ public final class ImportPolicy {
         return preset("minimal", MINIMAL);
     }
 
-    /** The pure-computation standard library and scratch files: no processes, network, threads or introspection. */
+    /** The standard library that computes without the host, and scratch files: no processes, network or threads. */
     public static ImportPolicy standard() {
         return preset("standard", STANDARD);
     }
@@ -108,6 +150,12 @@ public final class ImportPolicy {
             default -> throw new IllegalArgumentException("unknown import profile '" + profile
                     + "'; known profiles: minimal, standard, common, unrestricted");
         };
+    }
+
+    private static Map<String, String> refusals(Map<String, List<String>> modulesByReason) {
+        Map<String, String> reasons = new TreeMap<>();
+        modulesByReason.forEach((reason, modules) -> modules.forEach(module -> reasons.put(module, reason)));
+        return Collections.unmodifiableMap(reasons);
     }
 
     private static ImportPolicy preset(String name, List<String> modules) {
@@ -150,15 +198,16 @@ public final class ImportPolicy {
 
     /** Whether user code may import {@code module}: it or a package containing it is allowed. */
     public boolean allows(String module) {
-        if (unrestricted) {
-            return true;
-        }
-        for (String prefix = module; ; prefix = prefix.substring(0, prefix.lastIndexOf('.'))) {
-            if (modules.contains(prefix)) {
-                return true;
-            }
-            if (prefix.indexOf('.') < 0) {
-                return false;
+        return unrestricted || withPackages(module).stream().anyMatch(modules::contains);
+    }
+
+    /** The module and the packages holding it, innermost first: {@code a.b.c}, {@code a.b}, {@code a}. */
+    private static List<String> withPackages(String module) {
+        List<String> names = new ArrayList<>();
+        for (String name = module; ; name = name.substring(0, name.lastIndexOf('.'))) {
+            names.add(name);
+            if (name.indexOf('.') < 0) {
+                return names;
             }
         }
     }
@@ -184,8 +233,22 @@ public final class ImportPolicy {
                 .allMatch(name -> !name.equals("*") && allows(module + "." + name))) {
             return Optional.empty();
         }
+        String reason = refusedBecause(module);
+        if (reason != null) {
+            return Optional.of("import of '" + module + "' is not allowed in this sandbox: " + reason);
+        }
         return Optional.of("import of '" + module + "' is not allowed in this sandbox; allowed modules: "
                 + String.join(", ", offered()));
+    }
+
+    /** Why a standard module, or the package holding it, stays refused ({@link #REFUSED}); null if it does not. */
+    private static String refusedBecause(String module) {
+        return withPackages(module).stream().map(REFUSED::get).filter(Objects::nonNull).findFirst().orElse(null);
+    }
+
+    /** The standard modules every profile but the unrestricted one refuses, each with the reason it gives. */
+    public static Map<String, String> refusedModules() {
+        return REFUSED;
     }
 
     /** The form a worker receives it in ({@link WorkerSettings}): {@code *} for unrestricted, else a list. */

@@ -23,7 +23,7 @@ import org.graalvm.polyglot.proxy.ProxyObject;
 final class Prelude {
     /** The concern files, in the order they are joined; each defines {@code install_<name>}. */
     private static final List<String> CONCERNS = List.of("paths", "files", "exits", "host", "finders",
-            "unicode_data", "tools", "import_guard", "strict", "validate", "report", "run", "state");
+            "event_loop", "lzma_format", "unicode_data", "bz2_codec", "tools", "import_guard", "strict", "validate", "report", "run", "state");
     /** The file that puts the concerns together, joined last: evaluating the prelude gives its install. */
     private static final String COMPOSER = "prelude";
     /** The name the prelude runs under, which tracebacks and the import guard know it by. */
@@ -50,11 +50,12 @@ final class Prelude {
      * @param preload     modules to import before any user code, so that calls find them loaded
      * @param packages    where the operator's packages are mounted read-only in the context, or "" for none
      * @param autoInstall modules the server installs when code imports them missing
-     * @param unicodeData the unicodedata lookups GraalPy leaves to a native module
+     * @param timeZones   where the host's time zone database is mounted read-only in the context, or "" for none
+     * @param codecs      what the worker answers for modules GraalPy leaves to native code
      * @param tools       the door to the operator's tools (code mode)
      */
     record Settings(ImportRule importRule, boolean strict, List<String> preload, String packages,
-            List<String> autoInstall, UnicodeData unicodeData, ToolBridge tools) {
+            List<String> autoInstall, String timeZones, Codecs codecs, ToolBridge tools) {
         Settings {
             preload = List.copyOf(preload);
             autoInstall = List.copyOf(autoInstall);
@@ -68,10 +69,23 @@ final class Prelude {
             guest.put("preload", String.join(",", preload));
             guest.put("packages", packages);
             guest.put("auto_install", String.join(",", autoInstall));
-            guest.put("ucd", unicodeData);
+            guest.put("time_zones", timeZones);
+            guest.put("ucd", codecs.unicodeData());
+            guest.put("bz2", codecs.bzip2());
             guest.put("tools", tools);
             return ProxyObject.fromMap(guest);
         }
+    }
+
+    /**
+     * What the worker answers for standard modules GraalPy leaves to native code the sandbox cannot load: one
+     * instance serves every context, since neither holds state between calls.
+     *
+     * @param unicodeData the unicodedata lookups ({@code unicode_data.py})
+     * @param bzip2       the bz2 codec ({@code bz2_codec.py})
+     */
+    record Codecs(UnicodeData unicodeData, Bzip2Codec bzip2) {
+        static final Codecs SHARED = new Codecs(new UnicodeData(), new Bzip2Codec());
     }
 
     /**

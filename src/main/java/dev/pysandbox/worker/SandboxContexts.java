@@ -20,6 +20,7 @@ import org.graalvm.polyglot.io.IOAccess;
 import dev.pysandbox.bytecode.BytecodeFolder;
 import dev.pysandbox.files.ReadOnlyFolder;
 import dev.pysandbox.files.SandboxFileSystem;
+import dev.pysandbox.files.TimeZones;
 import dev.pysandbox.packages.PackageFolder;
 
 /**
@@ -35,13 +36,14 @@ import dev.pysandbox.packages.PackageFolder;
 final class SandboxContexts implements AutoCloseable {
     /** {@code HostAccess.NONE} is refused by CONSTRAINED; this is NONE without mutable target mappings. */
     private static final HostAccess NO_HOST_ACCESS = HostAccess.newBuilder().allowMutableTargetMappings().build();
-    private static final UnicodeData UNICODE_DATA = new UnicodeData();
 
     private final Engine engine;
     private final Prelude prelude = new Prelude();
     private final WorkerSettings settings;
     /** The standard library, shown read-only to every context at its own path. */
     private final ReadOnlyFolder languageHome;
+    /** The host's time zone database, shown read-only to every context; null when the host has none. */
+    private final ReadOnlyFolder timeZones = timeZoneDatabase();
     /** The package generation a new context should show, if any: read for every context. */
     private final Supplier<Optional<Path>> packages;
     /** The door to the operator's tools (code mode), handed to every context's prelude. */
@@ -119,6 +121,16 @@ final class SandboxContexts implements AutoCloseable {
         return codeRoots;
     }
 
+    /** The host's time zone database as contexts see it ({@link TimeZones}), or null when it has none. */
+    private static ReadOnlyFolder timeZoneDatabase() {
+        try {
+            Optional<Path> database = TimeZones.hostDatabase();
+            return database.isEmpty() ? null : new ReadOnlyFolder(SandboxFileSystem.TIME_ZONES, database.get());
+        } catch (IOException e) {
+            return null; // gone since it was found: as if the host had none
+        }
+    }
+
     /**
      * Gives the standard library its bytecode files, once per language home: contexts then share its compiled
      * code instead of compiling it again each (BENCHMARKS.md, "Bytecode files"). A worker that cannot still
@@ -148,7 +160,8 @@ final class SandboxContexts implements AutoCloseable {
             packageFiles = packageFolder();
             generation = packageGeneration;
         }
-        SandboxFileSystem files = new SandboxFileSystem(languageHome, settings.files().newScratchSpace(), packageFiles);
+        SandboxFileSystem files = new SandboxFileSystem(languageHome, settings.files().newScratchSpace(), packageFiles,
+                timeZones);
         Context context = builder(streams)
                 .allowIO(IOAccess.newBuilder().fileSystem(files).build())
                 .build();
@@ -156,7 +169,8 @@ final class SandboxContexts implements AutoCloseable {
             GuestRunner runner = prelude.install(context, new Prelude.Settings(importRule, settings.strictBuiltins(),
                     preload ? settings.preload() : List.of(),
                     packageFiles == null ? "" : SandboxFileSystem.PACKAGES.toString(),
-                    settings.autoInstall(), UNICODE_DATA, tools));
+                    settings.autoInstall(), timeZones == null ? "" : SandboxFileSystem.TIME_ZONES.toString(),
+                    Prelude.Codecs.SHARED, tools));
             return new PreparedContext(context, streams, runner, generation, files);
         } catch (RuntimeException e) {
             context.close(true);

@@ -39,7 +39,15 @@ final class Worker {
     private final Map<String, PreparedContext> sessions = new ConcurrentHashMap<>();
     /** Cancels that arrived before their call started running (it may still be waiting for a context). */
     private final Set<Long> cancelledEarly = ConcurrentHashMap.newKeySet();
-    private final ExecutorService calls = Executors.newSingleThreadExecutor(daemon("python-call"));
+    /**
+     * User code runs on this thread. GraalPy's Python frames live on the Java stack and it does not count them
+     * against {@code sys.getrecursionlimit()}: the stack is the recursion ceiling. The JVM's default 1 MB stopped
+     * recursion at about 290 frames; 16 MB reaches about 5,000 frames of code seen for the first time (more once
+     * its nodes settle), past CPython's default limit of 1,000 (BENCHMARKS.md, "Recursion depth"). The stack is
+     * reserved, not committed: its pages cost memory only once a deep recursion has touched them.
+     */
+    static final long PYTHON_STACK_BYTES = 16L << 20;
+    private final ExecutorService calls = Executors.newSingleThreadExecutor(daemon("python-call", PYTHON_STACK_BYTES));
     private final ExecutorService janitor = Executors.newSingleThreadExecutor(daemon("context-closer"));
     private final ScheduledExecutorService watchdog = Executors.newScheduledThreadPool(1, daemon("call-watchdog"));
     private volatile PythonCall current;
@@ -218,8 +226,13 @@ final class Worker {
     }
 
     private static ThreadFactory daemon(String name) {
+        return daemon(name, 0);
+    }
+
+    /** @param stackBytes the thread's stack size, or 0 for the JVM's default */
+    private static ThreadFactory daemon(String name, long stackBytes) {
         return runnable -> {
-            Thread thread = new Thread(runnable, name);
+            Thread thread = new Thread(null, runnable, name, stackBytes);
             thread.setDaemon(true);
             return thread;
         };

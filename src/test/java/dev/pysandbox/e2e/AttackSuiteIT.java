@@ -108,12 +108,40 @@ class AttackSuiteIT {
                 attack("read with __graalpython__.read_file", "import __graalpython__\nprint(__graalpython__.read_file('{SECRET}'))"),
                 attack("create a file with open()", "open('{CREATE}', 'w').write('planted')"),
                 attack("create a file with os.open", "import os\nfd = os.open('{CREATE}', os.O_CREAT | os.O_WRONLY)\nos.write(fd, b'planted')"),
+                attack("zipfile extracting a member named out of the folder",
+                        "import zipfile, os\nwith zipfile.ZipFile('evil.zip', 'w') as z:\n"
+                                + "    z.writestr('../' * 12 + '{CREATE}'.lstrip('/'), 'planted')\n"
+                                + "    z.writestr('{CREATE}', 'planted')\n"
+                                + "zipfile.ZipFile('evil.zip').extractall('.')\nprint(sorted(os.listdir('.')))"),
+                attack("tarfile extracting an absolute name, a link to a host file and one out of the folder",
+                        "import tarfile, io\nbuf = io.BytesIO()\nwith tarfile.open(fileobj=buf, mode='w') as t:\n"
+                                + "    for name, kind, target in [('{CREATE}', tarfile.REGTYPE, ''),\n"
+                                + "                               ('link', tarfile.SYMTYPE, '{SECRET}'),\n"
+                                + "                               ('hard', tarfile.LNKTYPE, '{SECRET}'),\n"
+                                + "                               ('../' * 12 + '{CREATE}'.lstrip('/'), tarfile.REGTYPE, '')]:\n"
+                                + "        info = tarfile.TarInfo(name)\n        info.type, info.linkname = kind, target\n"
+                                + "        info.size = 7 if kind == tarfile.REGTYPE else 0\n"
+                                + "        t.addfile(info, io.BytesIO(b'planted') if kind == tarfile.REGTYPE else None)\n"
+                                + "buf.seek(0)\nwith tarfile.open(fileobj=buf) as t:\n"
+                                + "    for member in t.getmembers():\n        try:\n"
+                                + "            t.extract(member, '.', filter='fully_trusted')\n        except Exception as e:\n"
+                                + "            print(member.name, type(e).__name__)\n"
+                                + "for name in ('link', 'hard'):\n    try:\n        print(open(name).read())\n"
+                                + "    except Exception as e:\n        print(name, type(e).__name__)"),
+                attack("logging.FileHandler on a host path", "import logging\nh = logging.FileHandler('{CREATE}')\n"
+                        + "logging.getLogger('x').addHandler(h)\nlogging.getLogger('x').error('planted')\nh.close()"),
+                attack("logging.FileHandler reading a host file back through /tmp",
+                        "import logging, os\nh = logging.FileHandler('/tmp/../{SECRET}', mode='a')\nprint(open(h.baseFilename).read())"),
                 attack("plant a module in the standard library",
                         "import json, os\nopen(os.path.join(os.path.dirname(json.__file__), 'evil_planted.py'), 'w').write('print(1)')"),
                 // --- processes ---
                 attack("os.system", "import os\nos.system('touch {MARKER}')"),
                 attack("subprocess.run", "import subprocess\nsubprocess.run(['touch', '{MARKER}'])"),
                 attack("os.popen", "import os\nos.popen('touch {MARKER}').read()"),
+                attack("asyncio subprocess", "import asyncio\nasync def main():\n"
+                        + "    p = await asyncio.create_subprocess_exec('touch', '{MARKER}')\n    await p.wait()\nasyncio.run(main())"),
+                attack("asyncio subprocess_shell", "import asyncio\nasync def main():\n"
+                        + "    p = await asyncio.create_subprocess_shell('touch {MARKER}')\n    await p.wait()\nasyncio.run(main())"),
                 attack("os.spawnv", "import os\nos.spawnv(os.P_WAIT, '/usr/bin/touch', ['touch', '{MARKER}'])"),
                 attack("os.execv", "import os\nos.execv('/usr/bin/touch', ['touch', '{MARKER}'])"),
                 attack("os.fork", "import os\nif os.fork() == 0:\n    open('{MARKER}', 'w')"),
@@ -137,6 +165,11 @@ class AttackSuiteIT {
                 attack("socket type recovered from the stand-in's base class",
                         "import socket\nreal = socket.socket.__mro__[2]\ns = real.__new__(real)\nreal.__init__(s)\n"
                                 + "s.connect(('127.0.0.1', {PORT}))"),
+                attack("asyncio open_connection to a loopback listener", "import asyncio\n"
+                        + "asyncio.run(asyncio.open_connection('127.0.0.1', {PORT}))"),
+                attack("asyncio default loop with a real selector and socket pair", "import asyncio, selectors\n"
+                        + "loop = asyncio.unix_events._UnixSelectorEventLoop(selectors.SelectSelector())\n"
+                        + "loop.run_until_complete(asyncio.open_connection('127.0.0.1', {PORT}))"),
                 attack("urllib.request", "import urllib.request\nurllib.request.urlopen('http://127.0.0.1:{PORT}/', timeout=2)"),
                 attack("http.client", "import http.client\nc = http.client.HTTPConnection('127.0.0.1', {PORT}, timeout=2)\nc.request('GET', '/')"),
                 // --- host classes and other languages ---

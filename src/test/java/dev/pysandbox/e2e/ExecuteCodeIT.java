@@ -42,8 +42,8 @@ class ExecuteCodeIT {
         // What an agent needs before its first call: the timeouts and what it may import.
         assertTrue(execute.description().contains("Timeout: 30 s unless `timeout` says otherwise, at most 300 s."),
                 execute.description());
-        assertTrue(execute.description().contains("Code may import these modules: abc, array,"
-                + " base64,"), execute.description());
+        assertTrue(execute.description().contains("Code may import these modules: abc, argparse, array,"
+                + " ast, asyncio,"), execute.description());
         assertTrue(execute.description().contains(", json, "), execute.description());
     }
 

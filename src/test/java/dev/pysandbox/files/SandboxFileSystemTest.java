@@ -41,9 +41,13 @@ class SandboxFileSystemTest {
         secret = Files.writeString(temp.resolve("secret.txt"), "host secret");
         home = Files.createDirectories(temp.resolve("python-home/lib/json"));
         Files.writeString(home.resolve("__init__.py"), "# json\n");
+        Path zones = Files.createDirectories(temp.resolve("zoneinfo/Europe"));
+        Files.writeString(zones.resolve("Paris"), "TZif2 Paris");
+        Files.createSymbolicLink(zones.resolve("Lost"), secret);
         fs = new SandboxFileSystem(new ReadOnlyFolder(temp.resolve("python-home"), temp.resolve("python-home")),
                 new ScratchSpace(1 << 20, 100),
-                new ReadOnlyFolder(SandboxFileSystem.PACKAGES, temp.resolve("gen-1")));
+                new ReadOnlyFolder(SandboxFileSystem.PACKAGES, temp.resolve("gen-1")),
+                new ReadOnlyFolder(SandboxFileSystem.TIME_ZONES, temp.resolve("zoneinfo")));
     }
 
     private void write(String path, String text) throws IOException {
@@ -70,6 +74,22 @@ class SandboxFileSystemTest {
         write("t.txt", "in tmp");
         assertEquals("in tmp", read("/tmp/t.txt"));
         assertEquals("VALUE = 1\n", read("/site-packages/tiny/__init__.py"));
+    }
+
+    @Test
+    void timeZoneFilesAreShownReadOnlyWhereZoneinfoLooks() throws IOException {
+        assertEquals("TZif2 Paris", read("/usr/share/zoneinfo/Europe/Paris"));
+        assertThrows(AccessDeniedException.class, () -> write("/usr/share/zoneinfo/Europe/Paris", "x"));
+        assertThrows(AccessDeniedException.class, () -> write("/usr/share/zoneinfo/Europe/Planted", "x"));
+        assertEquals("TZif2 Paris", Files.readString(temp.resolve("zoneinfo/Europe/Paris")));
+    }
+
+    /** Attack: a link in the time zone database that leads out of it (localtime often does) reads as missing. */
+    @Test
+    void attackFollowALinkOutOfTheTimeZoneDatabase() {
+        assertThrows(IOException.class, () -> read("/usr/share/zoneinfo/Europe/Lost"));
+        assertThrows(IOException.class, () -> read("/usr/share/zoneinfo/../../../" + secret));
+        assertThrows(AccessDeniedException.class, () -> read("/usr/share/zoneinfo-other/Europe/Paris"));
     }
 
     @Test

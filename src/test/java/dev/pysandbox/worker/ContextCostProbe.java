@@ -209,7 +209,6 @@ public final class ContextCostProbe {
         Prelude prelude = new Prelude();
         WorkerSettings settings = WorkerSettings.fromSystemProperties();
         ImportRule importRule = settings.imports().unrestrictedImports() ? null : new ImportRule(settings.imports());
-        UnicodeData unicodeData = new UnicodeData();
         ToolBridge tools = new ToolBridge(event -> { });
         return () -> {
             CallStreams streams = new CallStreams();
@@ -218,7 +217,7 @@ public final class ContextCostProbe {
                     .allowNativeAccess(false).allowCreateThread(false).allowCreateProcess(false)
                     .build();
             return new PreparedContext(context, streams, prelude.install(context, new Prelude.Settings(importRule,
-                    settings.strictBuiltins(), List.of(), "", settings.autoInstall(), unicodeData, tools)),
+                    settings.strictBuiltins(), List.of(), "", settings.autoInstall(), "", Prelude.Codecs.SHARED, tools)),
                     null, null);
         };
     }

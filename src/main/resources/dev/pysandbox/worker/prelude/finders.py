@@ -1,12 +1,14 @@
-# The meta path finders: a pyexpat stand-in that says what is missing, and a _socket with no network.
+# The meta path finders: stand-ins that say what is missing (pyexpat, native-only modules), a _socket with no
+# network, and the hook that completes a module once it has run.
 # One of the prelude's files: it defines its install function, which prelude.py takes and calls (Prelude.java).
 
 def install_finders(sys, constant):
-    """constant(value): a function answering value whatever it is called with."""
-    # GraalPy ships no expat parser, so xml.etree.ElementTree built and serialized trees but failed to parse
-    # text with "No module named expat; use SimpleXMLTreeBuilder instead", which points nowhere. A finder
-    # placed last (a real pyexpat, should one ship, is still found first) gives a stand-in whose parser says
-    # what is missing.
+    """constant(value): a function answering value whatever it is called with.
+    Returns after_import(name, patch): has patch(module) called each time the module `name` has been executed."""
+    # GraalPy 25.0 (the JIT workers' line) ships no expat parser, so xml.etree.ElementTree failed to parse text
+    # with "No module named expat; use SimpleXMLTreeBuilder instead", which points nowhere. A finder placed
+    # last (GraalPy 25.2's own pyexpat, on JDK's XML parser, is found first) gives a stand-in whose parser
+    # says what is missing.
     class NoExpat:
         message = ('XML parsing is not available in this sandbox: GraalPy has no expat parser; '
                    'xml.etree.ElementTree can still build, search and serialize trees')
@@ -33,6 +35,21 @@ def install_finders(sys, constant):
             module.errors = type(sys)('pyexpat.errors')
 
     sys.meta_path.append(NoExpat)
+
+    # Modules GraalPy leaves to a native library the sandbox cannot load: importing sqlite3 (which the import
+    # policy refuses, saying why, unless the operator allows it) said only "No module named '_sqlite3'".
+    # Placed last, so that a module that does exist is still found.
+    class NativeOnly:
+        libraries = {'_sqlite3': "SQLite's"}
+
+        @classmethod
+        def find_spec(cls, name, path=None, target=None):
+            if name in cls.libraries:
+                raise ModuleNotFoundError("No module named '%s': it needs %s native code, which this sandbox "
+                                          "cannot load" % (name, cls.libraries[name]), name=name)
+            return None
+
+    sys.meta_path.append(NativeOnly)
 
     # The context refuses sockets with a host error that `except` cannot catch, so a library that merely
     # probes for the network (urllib3 does at import) ended the whole call. When `_socket` is first imported,
@@ -83,3 +100,39 @@ def install_finders(sys, constant):
             module.gethostname = constant('sandbox')
 
     sys.meta_path.insert(0, NoNetwork)
+
+    # Standard modules the sandbox completes after their code has run (asyncio's event loop, event_loop.py). A
+    # finder placed first finds them as the path finder would and wraps their loader, so the patch runs before
+    # any importer sees the module.
+    patches = {}
+    path_finder = sys.modules['_frozen_importlib_external'].PathFinder
+
+    class Patched:
+        def __init__(self, loader, patch):
+            self.loader, self.patch = loader, patch
+
+        def __getattr__(self, name):
+            return getattr(self.loader, name)
+
+        def create_module(self, spec):
+            return self.loader.create_module(spec)
+
+        def exec_module(self, module):
+            self.loader.exec_module(module)
+            self.patch(module)
+
+    class AfterImport:
+        @classmethod
+        def find_spec(cls, name, path=None, target=None):
+            patch = patches.get(name)
+            spec = path_finder.find_spec(name, path, target) if patch is not None else None
+            if spec is not None and spec.loader is not None:
+                spec.loader = Patched(spec.loader, patch)
+            return spec
+
+    sys.meta_path.insert(0, AfterImport)
+
+    def after_import(name, patch):
+        patches[name] = patch
+
+    return after_import

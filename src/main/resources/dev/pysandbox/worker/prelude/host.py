@@ -1,7 +1,8 @@
-# The host surfaces code has no need for: signals, facts about the host, the environment, process creation.
+# The host surfaces code has no need for: signals, facts about the host, the environment, processes, threads.
 # One of the prelude's files: it defines its install function, which prelude.py takes and calls (Prelude.java).
 
-def install_host(sys, os, posix, _signal):
+def install_host(sys, os, posix, pwd, _locale, _signal, _thread, time_zones):
+    """time_zones: where the host's time zone database is mounted read-only, or ''."""
     def refused(what):
         def refuse(*args, **kwargs):
             raise PermissionError('%s is not available in this sandbox' % what)
@@ -37,11 +38,68 @@ def install_host(sys, os, posix, _signal):
     # answers it with the scratch working directory.)
     os.environ.setdefault('HOME', '/home/sandbox')
     os.environ.setdefault('USER', 'sandbox')
+    # The same refusal ended tarfile.add(), which names a file's owner with pwd.getpwuid(): the host's users
+    # are unknown here, as on a host without those ids, so the lookups raise KeyError.
+    def unknown(what):
+        def lookup(key):
+            raise KeyError('%s: %r' % (what, key))
+        return lookup
+    pwd.getpwuid, pwd.getpwnam, pwd.getpwall = unknown('getpwuid(): uid not found'), \
+        unknown('getpwnam(): name not found'), lambda: []
+    # The C locale, which CPython starts in when the environment names none (the context's is empty):
+    # GraalPy answered the worker JVM's locale (en_US, grouping thousands with ',') and ignored
+    # setlocale('C'). Only the C locale is offered; setting another raises locale.Error, as on a host where
+    # it is not installed.
+    c_conventions = {'int_curr_symbol': '', 'currency_symbol': '', 'mon_decimal_point': '',
+                     'mon_thousands_sep': '', 'mon_grouping': [], 'positive_sign': '', 'negative_sign': '',
+                     'int_frac_digits': 127, 'frac_digits': 127, 'p_cs_precedes': 127, 'p_sep_by_space': 127,
+                     'n_cs_precedes': 127, 'n_sep_by_space': 127, 'p_sign_posn': 127, 'n_sign_posn': 127,
+                     'decimal_point': '.', 'thousands_sep': '', 'grouping': []}
+    c_names = ('C', 'POSIX', 'C.UTF-8', 'C.utf8')
+    current_locale = ['C']
 
-    # Gateways to the host and to process creation. None in sys.modules makes any later import of them
-    # fail, whoever asks. (polyglot stays: GraalPy's datetime needs it; the context refuses polyglot access
-    # anyway, and the import policy keeps user code from importing it.)
-    for name in ('java', '_posixsubprocess', '_ctypes', 'ctypes'):
+    def setlocale(category, locale=None):
+        if locale is not None:
+            if locale not in c_names and locale != '':
+                raise _locale.Error('unsupported locale setting')
+            current_locale[0] = locale or 'C'
+        return current_locale[0]
+
+    _locale.setlocale = setlocale
+    _locale.localeconv = lambda: {key: list(value) if type(value) is list else value
+                                  for key, value in c_conventions.items()}
+    loaded = sys.modules.get('locale')
+    if loaded is not None:
+        loaded._setlocale, loaded._localeconv = setlocale, _locale.localeconv
+
+    # GraalPy's build names no time zone folders (sysconfig's TZPATH is empty), so zoneinfo looked only in the
+    # tzdata package; PYTHONTZPATH is where zoneinfo reads its search path first.
+    if time_zones:
+        os.environ.setdefault('PYTHONTZPATH', time_zones)
+
+    # Gateways to the host. None in sys.modules makes any later import of them fail, whoever asks. (polyglot
+    # stays: GraalPy's datetime needs it; the context refuses polyglot access anyway, and the import policy
+    # keeps user code from importing it.)
+    for name in ('java', '_ctypes', 'ctypes'):
         sys.modules[name] = None
+
+    # Process creation: the context refuses it. A stand-in for the module subprocess starts processes with,
+    # instead of None there: subprocess, and asyncio, which imports it, then import, and starting a process
+    # raises PermissionError (an OSError, as on a host that forbids it) when it is tried.
+    no_processes = type(sys)('_posixsubprocess')
+    no_processes.fork_exec = refused('starting a process')
+    sys.modules['_posixsubprocess'] = no_processes
+
+    # Threads: the context refuses them with a host error no `except` can catch, which ended the whole call.
+    # Starting one raises RuntimeError instead, as CPython does when it cannot start a thread; locks, events
+    # and the rest of threading still work in the one thread there is.
+    def no_thread(*args, **kwargs):
+        raise RuntimeError("can't start new thread: threads are not available in this sandbox")
+    for name in ('start_new_thread', 'start_new', 'start_joinable_thread'):
+        if hasattr(_thread, name):
+            setattr(_thread, name, no_thread)
+    threading = sys.modules.get('threading')
+    if threading is not None and hasattr(threading, '_start_new_thread'):
+        threading._start_new_thread = no_thread
 
     return constant

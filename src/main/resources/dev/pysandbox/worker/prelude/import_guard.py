@@ -45,10 +45,10 @@ def install_import_guard(sys, builtins, load, main_globals, import_rule, prelude
         # What GraalPy's builtins import themselves, as __import__(name, None, None, (), 0), while user code
         # is the frame on top (the typing module for `def f[T]()`, codecs for str.encode('idna'), the module
         # of an object pickle saves). Such a call passes whatever the profile; all are harmless or always
-        # loaded (os).
+        # loaded (os). _collections is where GraalPy's OrderedDict and deque live: pickle imports it to save one.
         interpreter_imports = frozenset(('typing', 'codecs', 'encodings', 'warnings', 'locale', 'copyreg',
                                          'functools', '_compat_pickle', 'json.decoder', '_sha3', 'os', 'inspect',
-                                         '_asyncio', '__main__'))
+                                         '_asyncio', '__main__', '_collections'))
 
         def module_of(namespace):
             """The name of the loaded module whose globals these are (by its __name__, or by its spec's name

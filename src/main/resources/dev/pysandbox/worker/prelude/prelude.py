@@ -17,14 +17,16 @@ def install(settings, concerns):
     for the unrestricted profile; strict, the strict profile; preload, comma-separated modules to import now,
     before any user code, so calls find them loaded; packages, where the operator's packages are mounted
     read-only, or ''; auto_install, comma-separated modules the server installs when code imports them
-    missing; ucd, the worker's unicodedata lookups (UnicodeData.java); tools, the worker's bridge to the
-    operator's other MCP tools (ToolBridge.java).
+    missing; time_zones, where the host's time zone database is mounted read-only, or ''; ucd and bz2, the
+    worker's answers for unicodedata and _bz2 (UnicodeData.java, Bzip2Codec.java); tools, the worker's bridge
+    to the operator's other MCP tools (ToolBridge.java).
     concerns: each file's install function, by the file's name (concerns.paths is paths.py's install_paths).
     Returns the runner: namespace(run, validate, flush, installing, state)."""
-    import sys, os, posix, builtins, _signal, _io, io, _weakref
+    import sys, os, posix, pwd, builtins, _locale, _signal, _thread, _io, io, _weakref
     import_rule, strict = settings.import_rule, settings.strict
     preload, packages, auto_install = settings.preload, settings.packages, settings.auto_install
-    ucd, tools = settings.ucd, settings.tools
+    time_zones = settings.time_zones
+    ucd, bz2, tools = settings.ucd, settings.bz2, settings.tools
 
     # The prelude's own lazy imports must not go through the import guard installed below: its functions
     # live in __main__, exactly where the guard looks for user code.
@@ -33,7 +35,9 @@ def install(settings, concerns):
     # The records the worker reads by name (Prelude.java): types.SimpleNamespace, without importing types.
     namespace = type(sys.implementation)
     paths, files, exits, host, finders = concerns.paths, concerns.files, concerns.exits, concerns.host, concerns.finders
-    unicode_data, context_tools, import_guard = concerns.unicode_data, concerns.tools, concerns.import_guard
+    event_loop, lzma_format = concerns.event_loop, concerns.lzma_format
+    unicode_data, bz2_codec = concerns.unicode_data, concerns.bz2_codec
+    context_tools, import_guard = concerns.tools, concerns.import_guard
     strict_rule, validation, report, runner = concerns.strict, concerns.validate, concerns.report, concerns.run
     session_state = concerns.state
     # The file name the sandbox's own frames run under (the one Source the files are joined into): the import
@@ -43,17 +47,20 @@ def install(settings, concerns):
     paths(sys, packages)
     flush = files(sys, builtins, _io, io, _weakref)
     any_exit, exit_status = exits(sys, os, posix, builtins)
-    constant = host(sys, os, posix, _signal)
-    finders(sys, constant)
+    constant = host(sys, os, posix, pwd, _locale, _signal, _thread, time_zones)
+    after_import = finders(sys, constant)
+    event_loop(load, after_import)
+    lzma_format(after_import)
     # GraalPy imports unicodedata while it starts, so completing it costs a fresh context nothing.
     unicode_data(sys, load, ucd)
+    bz2_codec(sys, bz2)
     Context, sanitize = context_tools(builtins, load, tools)
     import_refusal, installing = import_guard(sys, builtins, load, main_globals, import_rule, prelude_names,
                                               auto_install)
     check_strict, forbidden_name = strict_rule(load)
     validate = validation(load, import_refusal, strict, forbidden_name, sanitize)
     result_now, describe_result, report_exception = report(sys, load, main_globals, prelude_names, namespace)
-    run = runner(main_globals, strict, check_strict, Context, any_exit, exit_status, result_now, describe_result,
+    run = runner(sys, main_globals, strict, check_strict, Context, any_exit, exit_status, result_now, describe_result,
                  report_exception, flush, installing, namespace)
     state = session_state(sys, load, main_globals)
 

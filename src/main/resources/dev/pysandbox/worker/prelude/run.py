@@ -1,7 +1,7 @@
 # How user code is run: in __main__, with CPython's exit semantics, and reported as one outcome.
 # One of the prelude's files: it defines its install function, which prelude.py takes and calls (Prelude.java).
 
-def install_run(main_globals, strict, check_strict, Context, any_exit, exit_status, result_now, describe_result,
+def install_run(sys, main_globals, strict, check_strict, Context, any_exit, exit_status, result_now, describe_result,
                 report_exception, flush, installing, namespace):
     """Returns run(source, filename, result_limit, module, inputs, message_limit)."""
 
@@ -13,6 +13,10 @@ def install_run(main_globals, strict, check_strict, Context, any_exit, exit_stat
         one character more than message_limit: the worker's answer budget marks the cut, and a 40 MB message
         never becomes a host string."""
         installing.clear()
+        # The context starts with an empty sys.argv, where CPython gives `python3 -c` ['-c'] and a script its
+        # name: unittest.main() and argparse read their program's name there, and failed on the empty list.
+        if not sys.argv:
+            sys.argv.append('-c' if filename == '<string>' else filename)
         def short(message):
             return message[:message_limit + 1] if message is not None else None
         def outcome(exit_code, error_message, result):
