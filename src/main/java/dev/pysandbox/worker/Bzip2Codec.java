@@ -102,7 +102,7 @@ final class Bzip2Codec implements ProxyExecutable {
         /** The last 64 bits of input, and how many bits of input the scan for the end mark has seen. */
         private long window;
         private long bitsSeen;
-        /** Where the end marks found start, in bits from the start of input: all but the last lay in data. */
+        /** Where the end marks found start, in bits from the start of input; one found to lie in data is dropped. */
         private final ArrayDeque<Long> endMarks = new ArrayDeque<>();
         private BZip2CompressorInputStream decoder;
         /** Output bytes given out so far: a decoder made again after a false end skips them. */

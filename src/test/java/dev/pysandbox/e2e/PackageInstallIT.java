@@ -24,6 +24,8 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
+import dev.pysandbox.files.TimeZones;
+
 /**
  * {@code bin/python-sandbox-mcp install / list / uninstall} (issue 12) against a wheel folder this test
  * builds, with pip told to use nothing else (no index, no network, not the machine's pip configuration). A
@@ -98,15 +100,19 @@ class PackageInstallIT {
         assertTrue(install.output().contains("Only pure-Python wheels (tagged py3-none-any) can be installed"), install.output());
     }
 
+    /**
+     * zoneinfo reads the host's time zone database first (README, "Import profiles"), then the tzdata package:
+     * with the search path emptied, only the package can answer.
+     */
     @Test
-    void zoneinfoFindsItsTimeZonesInTheTzdataPackage() throws Exception {
+    void zoneinfoFindsItsTimeZonesInTheTzdataPackageWhenTheHostHasNone() throws Exception {
         // A real wheel, from wherever this machine's pip configuration points; the test cannot build tz data.
         Outcome install = commandWithTheMachinesPip("install", "tzdata");
         assumeTrue(install.exitCode() == 0 || !install.output().contains("No matching distribution found for tzdata"),
                 "no tzdata wheel is reachable with this machine's pip configuration");
         assertEquals(0, install.exitCode(), install.output());
-        Map<String, Object> result = server.python("""
-                import zoneinfo, datetime
+        String packageOnly = "import zoneinfo, datetime\nzoneinfo.reset_tzpath([])\n";
+        Map<String, Object> result = server.python(packageOnly + """
                 paris = zoneinfo.ZoneInfo('Europe/Paris')
                 print(datetime.datetime(2026, 7, 1, 12, tzinfo=datetime.timezone.utc).astimezone(paris).isoformat())
                 print(datetime.datetime(2026, 1, 1, 12, tzinfo=paris).utcoffset())
@@ -114,9 +120,13 @@ class PackageInstallIT {
         assertEquals("2026-07-01T14:00:00+02:00\n1:00:00\n", result.get("stdout"), () -> String.valueOf(result));
 
         assertEquals(0, command("uninstall", "tzdata").exitCode());
-        Map<String, Object> without = server.python("import zoneinfo\ntry:\n    zoneinfo.ZoneInfo('Europe/Paris')\n"
-                + "except zoneinfo.ZoneInfoNotFoundError as e:\n    print('not found')");
+        String lookup = "try:\n    print(zoneinfo.ZoneInfo('Europe/Paris'))\n"
+                + "except zoneinfo.ZoneInfoNotFoundError as e:\n    print('not found')";
+        Map<String, Object> without = server.python(packageOnly + lookup);
         assertEquals("not found\n", without.get("stdout"), () -> String.valueOf(without));
+        Map<String, Object> host = server.python("import zoneinfo\n" + lookup);
+        assertEquals(TimeZones.hostDatabase().isPresent() ? "Europe/Paris\n" : "not found\n", host.get("stdout"),
+                () -> String.valueOf(host));
     }
 
     @Test

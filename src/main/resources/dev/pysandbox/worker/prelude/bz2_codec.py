@@ -1,24 +1,11 @@
 # _bz2: the codec of the bz2 module, which GraalPy leaves to the native libbz2, answered through the worker.
 # One of the prelude's files: it defines its install function, which prelude.py takes and calls (Prelude.java).
 
-def install_bz2_codec(sys, codec):
-    """codec: the worker's bz2 codec (Bzip2Codec.java); bytes cross it as Latin-1 text."""
-    # Without native access GraalPy drops its _bz2, so `import bz2` failed. A finder placed last makes _bz2,
-    # when something first imports it, from the worker's codec: bz2.compress, decompress, open and BZ2File,
-    # and tarfile's "w:bz2", then work as on CPython.
-    class Bz2Codec:
-        @classmethod
-        def find_spec(cls, name, path=None, target=None):
-            return sys.modules['_frozen_importlib'].spec_from_loader(name, cls) if name == '_bz2' else None
-
-        @staticmethod
-        def create_module(spec):
-            return None
-
-        @staticmethod
-        def exec_module(module):
-            define(module)
-
+def install_bz2_codec(made_on_import, codec):
+    """made_on_import(name, define): makes a module the interpreter lacks when it is first imported (finders.py).
+    codec: the worker's bz2 codec (Bzip2Codec.java); bytes cross it as Latin-1 text."""
+    # Without native access GraalPy drops its _bz2, so `import bz2` failed. _bz2 is made from the worker's
+    # codec instead: bz2.compress, decompress, open and BZ2File, and tarfile's "w:bz2", then work as on CPython.
     def latin1(data):
         return bytes(memoryview(data)).decode('latin-1')
 
@@ -64,4 +51,4 @@ def install_bz2_codec(sys, codec):
         BZ2Compressor.__module__ = BZ2Decompressor.__module__ = '_bz2'
         module.BZ2Compressor, module.BZ2Decompressor = BZ2Compressor, BZ2Decompressor
 
-    sys.meta_path.append(Bz2Codec)
+    made_on_import('_bz2', define)

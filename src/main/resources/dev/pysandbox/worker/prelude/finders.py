@@ -1,40 +1,51 @@
-# The meta path finders: stand-ins that say what is missing (pyexpat, native-only modules), a _socket with no
-# network, and the hook that completes a module once it has run.
+# The meta path finders: modules the sandbox makes or completes (a pyexpat stand-in, a _socket with no network),
+# a clear word for native-only modules, and the hooks other concerns make and complete modules with.
 # One of the prelude's files: it defines its install function, which prelude.py takes and calls (Prelude.java).
 
 def install_finders(sys, constant):
     """constant(value): a function answering value whatever it is called with.
-    Returns after_import(name, patch): has patch(module) called each time the module `name` has been executed."""
-    # GraalPy 25.0 (the JIT workers' line) ships no expat parser, so xml.etree.ElementTree failed to parse text
-    # with "No module named expat; use SimpleXMLTreeBuilder instead", which points nowhere. A finder placed
-    # last (GraalPy 25.2's own pyexpat, on JDK's XML parser, is found first) gives a stand-in whose parser
-    # says what is missing.
-    class NoExpat:
-        message = ('XML parsing is not available in this sandbox: GraalPy has no expat parser; '
-                   'xml.etree.ElementTree can still build, search and serialize trees')
+    Returns (after_import, made_on_import): after_import(name, patch) has patch(module) called each time the
+    module `name` has been executed; made_on_import(name, define) makes the module `name`, when nothing else
+    provides it, the first time something imports it, by calling define(module) on a new module."""
+    # Modules the sandbox makes itself when the interpreter has none (_bz2, bz2_codec.py; pyexpat on 25.0):
+    # a finder placed last, so that a real module of the name is still found first.
+    makers = {}
 
+    class Made:
         @classmethod
         def find_spec(cls, name, path=None, target=None):
-            return sys.modules['_frozen_importlib'].spec_from_loader(name, cls) if name == 'pyexpat' else None
+            return sys.modules['_frozen_importlib'].spec_from_loader(name, cls) if name in makers else None
 
         @staticmethod
         def create_module(spec):
             return None
 
-        @classmethod
-        def exec_module(cls, module):
-            class ExpatError(Exception):
-                pass
+        @staticmethod
+        def exec_module(module):
+            makers[module.__name__](module)
 
-            def ParserCreate(*args, **kwargs):
-                raise NotImplementedError(cls.message)
+    def made_on_import(name, define):
+        makers[name] = define
 
-            module.ParserCreate = ParserCreate
-            module.ExpatError = module.error = ExpatError
-            module.model = type(sys)('pyexpat.model')
-            module.errors = type(sys)('pyexpat.errors')
+    # GraalPy 25.0 (the JIT workers' line) ships no expat parser, so xml.etree.ElementTree failed to parse text
+    # with "No module named expat; use SimpleXMLTreeBuilder instead", which points nowhere. Its stand-in's
+    # parser says what is missing (GraalPy 25.2's own pyexpat, on JDK's XML parser, is found first).
+    def no_expat(module):
+        message = ('XML parsing is not available in this sandbox: GraalPy has no expat parser; '
+                   'xml.etree.ElementTree can still build, search and serialize trees')
 
-    sys.meta_path.append(NoExpat)
+        class ExpatError(Exception):
+            pass
+
+        def ParserCreate(*args, **kwargs):
+            raise NotImplementedError(message)
+
+        module.ParserCreate = ParserCreate
+        module.ExpatError = module.error = ExpatError
+        module.model = type(sys)('pyexpat.model')
+        module.errors = type(sys)('pyexpat.errors')
+
+    made_on_import('pyexpat', no_expat)
 
     # Modules GraalPy leaves to a native library the sandbox cannot load: importing sqlite3 (which the import
     # policy refuses, saying why, unless the operator allows it) said only "No module named '_sqlite3'".
@@ -50,6 +61,7 @@ def install_finders(sys, constant):
             return None
 
     sys.meta_path.append(NativeOnly)
+    sys.meta_path.append(Made)
 
     # The context refuses sockets with a host error that `except` cannot catch, so a library that merely
     # probes for the network (urllib3 does at import) ended the whole call. When `_socket` is first imported,
@@ -135,4 +147,4 @@ def install_finders(sys, constant):
     def after_import(name, patch):
         patches[name] = patch
 
-    return after_import
+    return after_import, made_on_import

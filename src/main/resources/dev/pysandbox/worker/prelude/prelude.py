@@ -48,12 +48,12 @@ def install(settings, concerns):
     flush = files(sys, builtins, _io, io, _weakref)
     any_exit, exit_status = exits(sys, os, posix, builtins)
     constant = host(sys, os, posix, pwd, _locale, _signal, _thread, time_zones)
-    after_import = finders(sys, constant)
+    after_import, made_on_import = finders(sys, constant)
     event_loop(load, after_import)
     lzma_format(after_import)
     # GraalPy imports unicodedata while it starts, so completing it costs a fresh context nothing.
     unicode_data(sys, load, ucd)
-    bz2_codec(sys, bz2)
+    bz2_codec(made_on_import, bz2)
     Context, sanitize = context_tools(builtins, load, tools)
     import_refusal, installing = import_guard(sys, builtins, load, main_globals, import_rule, prelude_names,
                                               auto_install)
