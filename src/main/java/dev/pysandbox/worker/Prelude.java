@@ -23,7 +23,8 @@ import org.graalvm.polyglot.proxy.ProxyObject;
 final class Prelude {
     /** The concern files, in the order they are joined; each defines {@code install_<name>}. */
     private static final List<String> CONCERNS = List.of("paths", "files", "exits", "host", "finders",
-            "event_loop", "lzma_format", "unicode_data", "bz2_codec", "tools", "import_guard", "strict", "validate", "report", "run", "state");
+            "event_loop", "lzma_format", "unicode_data", "bz2_codec", "tools", "import_guard", "strict", "validate",
+            "report", "run", "state");
     /** The file that puts the concerns together, joined last: evaluating the prelude gives its install. */
     private static final String COMPOSER = "prelude";
     /** The name the prelude runs under, which tracebacks and the import guard know it by. */
