@@ -22,7 +22,7 @@ import org.graalvm.polyglot.proxy.ProxyObject;
  */
 final class Prelude {
     /** The concern files, in the order they are joined; each defines {@code install_<name>}. */
-    private static final List<String> CONCERNS = List.of("paths", "files", "exits", "host", "finders",
+    private static final List<String> CONCERNS = List.of("paths", "files", "exits", "host", "c_locale", "finders",
             "event_loop", "lzma_format", "unicode_data", "bz2_codec", "tools", "import_guard", "strict", "validate",
             "report", "run", "state");
     /** The file that puts the concerns together, joined last: evaluating the prelude gives its install. */

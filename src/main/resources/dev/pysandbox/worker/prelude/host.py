@@ -1,7 +1,7 @@
 # The host surfaces code has no need for: signals, facts about the host, the environment, processes, threads.
 # One of the prelude's files: it defines its install function, which prelude.py takes and calls (Prelude.java).
 
-def install_host(sys, os, posix, pwd, _locale, _signal, _thread, time_zones):
+def install_host(sys, os, posix, pwd, _signal, _thread, time_zones):
     """time_zones: where the host's time zone database is mounted read-only, or ''."""
     def refused(what):
         def refuse(*args, **kwargs):
@@ -46,32 +46,6 @@ def install_host(sys, os, posix, pwd, _locale, _signal, _thread, time_zones):
         return lookup
     pwd.getpwuid, pwd.getpwnam, pwd.getpwall = unknown('getpwuid(): uid not found'), \
         unknown('getpwnam(): name not found'), lambda: []
-    # The C locale, which CPython starts in when the environment names none (the context's is empty):
-    # GraalPy answered the worker JVM's locale (en_US, grouping thousands with ',') and ignored
-    # setlocale('C'). Only the C locale is offered; setting another raises locale.Error, as on a host where
-    # it is not installed.
-    c_conventions = {'int_curr_symbol': '', 'currency_symbol': '', 'mon_decimal_point': '',
-                     'mon_thousands_sep': '', 'mon_grouping': [], 'positive_sign': '', 'negative_sign': '',
-                     'int_frac_digits': 127, 'frac_digits': 127, 'p_cs_precedes': 127, 'p_sep_by_space': 127,
-                     'n_cs_precedes': 127, 'n_sep_by_space': 127, 'p_sign_posn': 127, 'n_sign_posn': 127,
-                     'decimal_point': '.', 'thousands_sep': '', 'grouping': []}
-    c_names = ('C', 'POSIX', 'C.UTF-8', 'C.utf8')
-    current_locale = ['C']
-
-    def setlocale(category, locale=None):
-        if locale is not None:
-            if locale not in c_names and locale != '':
-                raise _locale.Error('unsupported locale setting')
-            current_locale[0] = locale or 'C'
-        return current_locale[0]
-
-    _locale.setlocale = setlocale
-    _locale.localeconv = lambda: {key: list(value) if type(value) is list else value
-                                  for key, value in c_conventions.items()}
-    loaded = sys.modules.get('locale')
-    if loaded is not None:
-        loaded._setlocale, loaded._localeconv = setlocale, _locale.localeconv
-
     # GraalPy's build names no time zone folders (sysconfig's TZPATH is empty), so zoneinfo looked only in the
     # tzdata package; PYTHONTZPATH is where zoneinfo reads its search path first.
     if time_zones:

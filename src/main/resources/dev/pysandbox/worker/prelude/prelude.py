@@ -35,6 +35,7 @@ def install(settings, concerns):
     # The records the worker reads by name (Prelude.java): types.SimpleNamespace, without importing types.
     namespace = type(sys.implementation)
     paths, files, exits, host, finders = concerns.paths, concerns.files, concerns.exits, concerns.host, concerns.finders
+    c_locale = concerns.c_locale
     event_loop, lzma_format = concerns.event_loop, concerns.lzma_format
     unicode_data, bz2_codec = concerns.unicode_data, concerns.bz2_codec
     context_tools, import_guard = concerns.tools, concerns.import_guard
@@ -47,7 +48,8 @@ def install(settings, concerns):
     paths(sys, packages)
     flush = files(sys, builtins, _io, io, _weakref)
     any_exit, exit_status = exits(sys, os, posix, builtins)
-    constant = host(sys, os, posix, pwd, _locale, _signal, _thread, time_zones)
+    constant = host(sys, os, posix, pwd, _signal, _thread, time_zones)
+    c_locale(sys, _locale)
     after_import, made_on_import = finders(sys, constant)
     event_loop(load, after_import)
     lzma_format(after_import)
