@@ -4,7 +4,6 @@ import java.io.FileDescriptor;
 import java.io.FileOutputStream;
 import java.io.OutputStream;
 import java.io.PrintStream;
-import java.net.URISyntaxException;
 import java.nio.file.Path;
 
 import org.slf4j.Logger;
@@ -23,6 +22,7 @@ import dev.pysandbox.config.ConfigException;
 import dev.pysandbox.config.ServerConfig;
 import dev.pysandbox.mcp.HttpMcpServer;
 import dev.pysandbox.mcp.SandboxMcpServer;
+import dev.pysandbox.release.Release;
 import dev.pysandbox.supervisor.Sandbox;
 import dev.pysandbox.supervisor.WorkerLauncher;
 import dev.pysandbox.supervisor.WorkerRuntimeBuilder;
@@ -54,6 +54,12 @@ public final class Main {
         }
         if (commandLine.help()) {
             System.err.println(CommandLine.USAGE);
+            return;
+        }
+        if (commandLine.version()) {
+            // Asked for, as with any command-line tool: on stdout, which carries no protocol here.
+            PrintStream out = new PrintStream(stdout, true, "UTF-8");
+            out.println(Release.describe());
             return;
         }
         setLogLevel(config.logLevel());
@@ -88,11 +94,11 @@ public final class Main {
                 sandbox.start();
                 exitCode = new RunCommand(commandLine.run(), config).execute(sandbox, new PrintStream(stdout, true, "UTF-8"));
             } else if (config.http().enabled()) {
-                log.info("python-sandbox-mcp {} serving MCP over HTTP (run root {})", SandboxMcpServer.version(),
+                log.info("python-sandbox-mcp {} serving MCP over HTTP (run root {})", Release.version(),
                         describeRunRoot(config));
                 HttpMcpServer.serve(config, sandbox, codeMode);
             } else {
-                log.info("python-sandbox-mcp {} serving MCP on stdio (run root {})", SandboxMcpServer.version(),
+                log.info("python-sandbox-mcp {} serving MCP on stdio (run root {})", Release.version(),
                         describeRunRoot(config));
                 SandboxMcpServer.serve(config, sandbox, codeMode, System.in, stdout);
                 log.info("client closed the connection; shutting down");
@@ -122,15 +128,9 @@ public final class Main {
             return CodeMode.off(settings, "this server was started by another server's code mode"
                     + " (PYSANDBOX_MCP_DEPTH=" + depth + "), and code mode does not nest");
         }
-        Path jar;
-        try {
-            jar = Path.of(Main.class.getProtectionDomain().getCodeSource().getLocation().toURI());
-        } catch (URISyntaxException | RuntimeException e) {
-            jar = Path.of("python-sandbox-mcp.jar");
-        }
-        ServersFile file = ServersFile.read(settings.serversFile(), System.getenv(), SelfReference.of(jar));
+        ServersFile file = ServersFile.read(settings.serversFile(), System.getenv(), SelfReference.of(Release.jar()));
         file.warnings().forEach(log::warn);
-        return CodeMode.of(settings, file.servers(), depth, SandboxMcpServer.NAME, SandboxMcpServer.version());
+        return CodeMode.of(settings, file.servers(), depth, Release.NAME, Release.version());
     }
 
     private static Object describeRunRoot(ServerConfig config) {

@@ -14,11 +14,12 @@ import dev.pysandbox.packages.KnownPackages;
  *
  * @param run            what {@code run} should execute, or null to serve MCP
  * @param help           whether usage was asked for
+ * @param version        whether the version was asked for ({@code --version})
  * @param prepareWorkers whether to prepare the worker runtime (the build does this; see WorkerRuntime)
  * @param packages       what {@code install}, {@code uninstall} or {@code list} should do, or null
  */
-public record CommandLine(Settings settings, RunCommand.Input run, boolean help, boolean prepareWorkers,
-        PackagesCommand.Input packages) {
+public record CommandLine(Settings settings, RunCommand.Input run, boolean help, boolean version,
+        boolean prepareWorkers, PackagesCommand.Input packages) {
     private static final List<String> PACKAGE_ACTIONS = List.of("install", "uninstall", "list");
 
     public static final String USAGE = """
@@ -31,7 +32,8 @@ public record CommandLine(Settings settings, RunCommand.Input run, boolean help,
                       pip settings such as PIP_INDEX_URL, PIP_FIND_LINKS and your pip.conf apply);
                       --profile common installs the packages of the common import profile and tzdata
               prepare-workers   link the JIT-capable worker JDK and train its AOT cache (the build runs this)
-              KEY     any setting of config/python-sandbox-mcp.properties, e.g. --workers=2""";
+              KEY     any setting of config/python-sandbox-mcp.properties, e.g. --workers=2
+              --version   print the version and exit""";
 
     public static CommandLine parse(String[] args) throws ConfigException {
         List<String> rest = List.of(args);
@@ -54,10 +56,13 @@ public record CommandLine(Settings settings, RunCommand.Input run, boolean help,
         String stdin = null;
         Integer timeout = null;
         boolean help = false;
+        boolean version = false;
         for (int i = 0; i < rest.size(); i++) {
             String arg = rest.get(i);
             if (arg.equals("-h") || arg.equals("--help")) {
                 help = true;
+            } else if (arg.equals("--version")) {
+                version = true;
             } else if (arg.equals("--config")) {
                 configFile = Path.of(value(rest, ++i, arg));
             } else if (run && arg.equals("-c")) {
@@ -87,6 +92,10 @@ public record CommandLine(Settings settings, RunCommand.Input run, boolean help,
         if (configFile != null) {
             settings = settings.withFile(configFile);
         }
+        if (run) {
+            // One snippet needs one worker; a second would only cost a JVM start. A --workers flag still wins.
+            settings = settings.with("workers", "1", "for run");
+        }
         for (String arg : rest) {
             if (arg.startsWith("--") && arg.contains("=")) {
                 int eq = arg.indexOf('=');
@@ -95,19 +104,19 @@ public record CommandLine(Settings settings, RunCommand.Input run, boolean help,
         }
         RunCommand.Input input = null;
         if (run) {
-            if (code == null && script == null && !help) {
+            if (code == null && script == null && !help && !version) {
                 throw new ConfigException("run needs -c CODE, a FILE.py, or - for standard input");
             }
             input = new RunCommand.Input(code, script, stdin, timeout);
         }
         PackagesCommand.Input packages = null;
         if (packageAction != null) {
-            if (packageNames.isEmpty() && !packageAction.equals("list") && !help) {
+            if (packageNames.isEmpty() && !packageAction.equals("list") && !help && !version) {
                 throw new ConfigException(packageAction + " needs at least one package name");
             }
             packages = new PackagesCommand.Input(packageAction, List.copyOf(packageNames));
         }
-        return new CommandLine(settings, input, help, prepareWorkers, packages);
+        return new CommandLine(settings, input, help, version, prepareWorkers, packages);
     }
 
     private static String value(List<String> args, int index, String flag) throws ConfigException {

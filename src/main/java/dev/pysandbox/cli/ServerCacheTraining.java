@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
+import dev.pysandbox.release.Release;
 import dev.pysandbox.supervisor.TrainedCache;
 
 /**
@@ -76,9 +77,14 @@ public final class ServerCacheTraining {
         }
         TrainedCache trained = new TrainedCache(cacheFile, cacheFile.resolveSibling(cacheFile.getFileName() + ".trained-with"));
         String trainedAs = System.getProperty("java.home") + " " + Runtime.version();
-        Path jar = Path.of(ServerCacheTraining.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+        Path jar = Release.jar();
         List<Path> inputs = new ArrayList<>(TrainedCache.jarAndLibraries(jar));
         inputs.add(launcher);
+        // The launcher runs the server on the Java the build linked, when there is one: a new link is a new JVM.
+        Path linkedRuntime = jar.resolveSibling("worker-runtime").resolve("jdk.linked-from");
+        if (Files.exists(linkedRuntime)) {
+            inputs.add(linkedRuntime);
+        }
         if (trained.isCurrent(trainedAs, inputs)) {
             System.err.println("prepare-server: server AOT cache is up to date");
             return;

@@ -14,6 +14,7 @@ import com.sun.management.OperatingSystemMXBean;
 
 import dev.pysandbox.execution.AnswerBudget;
 import dev.pysandbox.files.FileLimits;
+import dev.pysandbox.host.UserDirectories;
 import dev.pysandbox.worker.ImportPolicy;
 
 /**
@@ -359,14 +360,10 @@ public record ServerConfig(
     }
 
     private static Path defaultDataDir() {
-        String xdg = System.getenv("XDG_DATA_HOME");
-        Path base = xdg != null && !xdg.isBlank() ? Path.of(xdg) : Path.of(System.getProperty("user.home"), ".local", "share");
-        return base.resolve("python-sandbox-mcp");
+        return UserDirectories.current().data().resolve("python-sandbox-mcp");
     }
 
     private static Path defaultCacheDir() {
-        String xdg = System.getenv("XDG_CACHE_HOME");
-        Path base = xdg != null && !xdg.isBlank() ? Path.of(xdg) : Path.of(System.getProperty("user.home"), ".cache");
-        return base.resolve("python-sandbox-mcp");
+        return UserDirectories.current().cache().resolve("python-sandbox-mcp");
     }
 }

@@ -123,8 +123,10 @@ final class ExecuteCodeTool {
         return bytes % (1 << 20) == 0 ? (bytes >> 20) + " MB" : bytes + " bytes";
     }
 
-    CallToolResult call(Caller caller, CallToolRequest request) {
-        return answer(execute(new CallArguments(request.arguments()), nested(request), caller, request.progressToken()));
+    ToolAnswer call(Caller caller, CallToolRequest request) {
+        ExecutionResult result = execute(new CallArguments(request.arguments()), nested(request), caller,
+                request.progressToken());
+        return ToolAnswer.of(answer(result), result);
     }
 
     /** The answer to a call: the result as JSON text and as structured content, and each file as a resource. */

@@ -29,6 +29,8 @@ import dev.pysandbox.mcp.transport.http.BearerTokens;
 import dev.pysandbox.mcp.transport.http.HttpCaller;
 import dev.pysandbox.mcp.transport.http.HttpEndpoint;
 import dev.pysandbox.mcp.transport.http.McpServlet;
+import dev.pysandbox.metrics.ServerMetrics;
+import dev.pysandbox.release.Release;
 import dev.pysandbox.supervisor.Sandbox;
 
 /**
@@ -61,11 +63,13 @@ public final class HttpMcpServer {
         McpServlet servlet = new McpServlet(json, http, tokens, calls, timers);
         Consumer<Notice> notices = HttpMcpServer::logNotice;
         CountDownLatch finished = new CountDownLatch(1);
-        try (ToolSet tools = new ToolSet(json, config, sandbox, codeMode, notices)) {
+        // Micrometer's registry answers /metrics (README, "Metrics"); calls are counted as they end.
+        ServerMetrics metrics = new ServerMetrics(sandbox::statistics);
+        try (ToolSet tools = new ToolSet(json, config, sandbox, codeMode, notices, metrics::toolCallEnded)) {
             // Tool calls run on the servlet's own threads (immediate execution), so that stopping one is
             // interrupting its thread, as over stdio.
             McpStatelessSyncServer server = McpServer.sync(servlet)
-                    .serverInfo(SandboxMcpServer.NAME, SandboxMcpServer.version())
+                    .serverInfo(Release.NAME, Release.version())
                     .instructions(ToolSet.instructions(codeMode))
                     .capabilities(ServerCapabilities.builder().tools(false).build())
                     .tools(tools.entries().stream().map(HttpMcpServer::specification).toList())
@@ -75,7 +79,8 @@ public final class HttpMcpServer {
             tools.watch(entry -> server.addTool(specification(entry)));
             // A call that answers in plain JSON is silent until it ends: the connection must outlive the longest.
             Duration longest = config.maxTimeout().plus(config.killGrace());
-            HttpEndpoint endpoint = new HttpEndpoint(http, servlet, sandbox::ready, longest.plusSeconds(30));
+            HttpEndpoint endpoint = new HttpEndpoint(http, servlet, sandbox::ready, metrics::scrape,
+                    longest.plusSeconds(30));
             Runtime.getRuntime().addShutdownHook(new Thread(() -> {
                 try {
                     log.info("stop requested: draining");

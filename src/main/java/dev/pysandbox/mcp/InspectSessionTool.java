@@ -41,7 +41,11 @@ final class InspectSessionTool {
                 .build();
     }
 
-    CallToolResult call(Caller caller, CallToolRequest request) {
+    ToolAnswer call(Caller caller, CallToolRequest request) {
+        return ToolAnswer.withoutCode(inspect(caller, request));
+    }
+
+    private CallToolResult inspect(Caller caller, CallToolRequest request) {
         String sessionId;
         try {
             sessionId = new CallArguments(request.arguments()).requiredString("session_id");

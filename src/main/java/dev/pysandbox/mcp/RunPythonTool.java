@@ -66,14 +66,14 @@ final class RunPythonTool {
                 .build();
     }
 
-    CallToolResult call(Caller caller, CallToolRequest request) {
+    ToolAnswer call(Caller caller, CallToolRequest request) {
         ExecutionResult result = run(new CallArguments(request.arguments()), caller, request.progressToken());
         String answer = describe(result, config.runPythonTimeout().toSeconds());
-        return CallToolResult.builder()
+        return ToolAnswer.of(CallToolResult.builder()
                 .addTextContent(answer)
                 .structuredContent(WireCodec.toMap(result))
                 .isError(answer.startsWith("Error: "))
-                .build();
+                .build(), result);
     }
 
     /** Runs the call; input the rules refuse becomes a setup_error whose message is the text after "Error: ". */

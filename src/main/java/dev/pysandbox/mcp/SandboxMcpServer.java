@@ -19,6 +19,7 @@ import dev.pysandbox.bridge.CodeMode;
 import dev.pysandbox.config.ServerConfig;
 import dev.pysandbox.execution.Notice;
 import dev.pysandbox.mcp.transport.StdioServerTransport;
+import dev.pysandbox.release.Release;
 import dev.pysandbox.supervisor.Sandbox;
 
 /**
@@ -28,8 +29,6 @@ import dev.pysandbox.supervisor.Sandbox;
  * missing, a session ended) also goes to the client as MCP log messages; the server's own log stays on stderr.
  */
 public final class SandboxMcpServer {
-    public static final String NAME = "python-sandbox-mcp";
-
     private SandboxMcpServer() {
     }
 
@@ -41,9 +40,9 @@ public final class SandboxMcpServer {
         Duration drain = config.maxTimeout().plus(config.killGrace()).plusSeconds(5);
         StdioServerTransport transport = new StdioServerTransport(json, in, out, config.maxLineBytes(), drain);
         Consumer<Notice> notices = notice -> transport.clientLog().send(toLogMessage(notice));
-        try (ToolSet tools = new ToolSet(json, config, sandbox, codeMode, notices)) {
+        try (ToolSet tools = new ToolSet(json, config, sandbox, codeMode, notices, CallObserver.NONE)) {
             McpSyncServer server = McpServer.sync(transport)
-                    .serverInfo(NAME, version())
+                    .serverInfo(Release.NAME, Release.version())
                     .instructions(ToolSet.instructions(codeMode))
                     .capabilities(ServerCapabilities.builder().tools(true).logging().build())
                     .tools(tools.entries().stream().map(SandboxMcpServer::specification).toList())
@@ -71,11 +70,6 @@ public final class SandboxMcpServer {
             case WARNING -> LoggingLevel.WARNING;
             case ERROR -> LoggingLevel.ERROR;
         };
-        return new LoggingMessageNotification(level, NAME, notice.text());
-    }
-
-    public static String version() {
-        String version = SandboxMcpServer.class.getPackage().getImplementationVersion();
-        return version == null ? "dev" : version;
+        return new LoggingMessageNotification(level, Release.NAME, notice.text());
     }
 }

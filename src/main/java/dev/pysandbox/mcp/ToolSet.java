@@ -1,6 +1,7 @@
 package dev.pysandbox.mcp;
 
 import java.io.IOException;
+import java.time.Duration;
 import java.util.List;
 import java.util.SortedSet;
 import java.util.concurrent.Executors;
@@ -37,6 +38,11 @@ final class ToolSet implements AutoCloseable {
         CallToolResult call(Caller caller, CallToolRequest request);
     }
 
+    /** What a tool does with a call: its answer, and what the metrics count of it. */
+    private interface Answering {
+        ToolAnswer call(Caller caller, CallToolRequest request);
+    }
+
     private static final long PACKAGE_CHECK_SECONDS = 2;
 
     private final McpJsonMapper json;
@@ -47,13 +53,16 @@ final class ToolSet implements AutoCloseable {
     private final PackageFolder packages;
     private final SortedSet<String> installed;
     private final List<Entry> entries;
+    private final CallObserver observer;
 
     /**
-     * @param notices what the server tells clients that are listening (MCP log messages over stdio)
+     * @param notices  what the server tells clients that are listening (MCP log messages over stdio)
+     * @param observer told of each call as it ends (remote mode's metrics)
      */
-    ToolSet(McpJsonMapper json, ServerConfig config, Sandbox sandbox, CodeMode codeMode, Consumer<Notice> notices)
-            throws IOException {
+    ToolSet(McpJsonMapper json, ServerConfig config, Sandbox sandbox, CodeMode codeMode, Consumer<Notice> notices,
+            CallObserver observer) throws IOException {
         this.json = json;
+        this.observer = observer;
         this.codeMode = codeMode;
         this.timers = Executors.newSingleThreadScheduledExecutor(runnable -> {
             Thread thread = new Thread(runnable, "mcp-timers");
@@ -69,10 +78,21 @@ final class ToolSet implements AutoCloseable {
         RunPythonTool runPython = new RunPythonTool(runner, config);
         ValidateCodeTool validate = new ValidateCodeTool(runner, codeMode);
         InspectSessionTool inspect = new InspectSessionTool(sandbox);
-        this.entries = List.of(new Entry(executeCode.tool(json, installed), executeCode::call),
-                new Entry(runPython.tool(json), runPython::call),
-                new Entry(validate.tool(json), validate::call),
-                new Entry(inspect.tool(json), inspect::call));
+        this.entries = List.of(entry(executeCode.tool(json, installed), executeCode::call),
+                entry(runPython.tool(json), runPython::call),
+                entry(validate.tool(json), validate::call),
+                entry(inspect.tool(json), inspect::call));
+    }
+
+    /** The tool with what answers it, each call timed and told to the observer as it ends. */
+    private Entry entry(Tool tool, Answering answering) {
+        return new Entry(tool, (caller, request) -> {
+            long started = System.nanoTime();
+            ToolAnswer answer = answering.call(caller, request);
+            observer.ended(tool.name(), answer.status(), Duration.ofNanos(System.nanoTime() - started),
+                    answer.toolCalls());
+            return answer.result();
+        });
     }
 
     List<Entry> entries() {
@@ -95,11 +115,11 @@ final class ToolSet implements AutoCloseable {
      */
     void watch(Consumer<Entry> replace) {
         PackageWatch watch = new PackageWatch(packages, installed,
-                now -> replace.accept(new Entry(executeCode.tool(json, now), executeCode::call)));
+                now -> replace.accept(entry(executeCode.tool(json, now), executeCode::call)));
         timers.scheduleWithFixedDelay(watch, PACKAGE_CHECK_SECONDS, PACKAGE_CHECK_SECONDS, TimeUnit.SECONDS);
         codeMode.onChange(() -> timers.execute(() -> {
             try {
-                replace.accept(new Entry(executeCode.tool(json, watch.installed()), executeCode::call));
+                replace.accept(entry(executeCode.tool(json, watch.installed()), executeCode::call));
             } catch (RuntimeException e) {
                 LoggerFactory.getLogger(ToolSet.class).warn("could not update the tool list: {}", e.toString());
             }

@@ -51,25 +51,29 @@ final class ValidateCodeTool {
                 .build();
     }
 
-    CallToolResult call(Caller caller, CallToolRequest request) {
-        Map<String, Object> report = validate(new CallArguments(request.arguments()), caller, request.progressToken());
-        return CallToolResult.builder()
+    ToolAnswer call(Caller caller, CallToolRequest request) {
+        ExecutionResult result = validate(new CallArguments(request.arguments()), caller, request.progressToken());
+        Map<String, Object> report = report(result);
+        return ToolAnswer.of(CallToolResult.builder()
                 .addTextContent(WireCodec.encode(report))
                 .structuredContent(report)
                 .isError(report.get("error_message") != null)
-                .build();
+                .build(), result);
     }
 
-    private Map<String, Object> validate(CallArguments arguments, Caller caller, Object progressToken) {
-        ExecutionResult result;
+    private ExecutionResult validate(CallArguments arguments, Caller caller, Object progressToken) {
         try {
             String code = arguments.requiredString("code");
             runner.checkSize(code);
             ToolGrant grant = new ToolGrant(true, null, codeMode.maxToolCalls());
-            result = runner.run(new ValidationRequest(code, LIMIT, grant), caller, progressToken);
+            return runner.run(new ValidationRequest(code, LIMIT, grant), caller, progressToken);
         } catch (InvalidArgument e) {
-            result = ExecutionResult.setupError(e.getMessage());
+            return ExecutionResult.setupError(e.getMessage());
         }
+    }
+
+    /** The report the tool answers with: the worker's, or a failed one saying why the code was not checked. */
+    private static Map<String, Object> report(ExecutionResult result) {
         if (result.status() == Status.SUCCESS && result.result() instanceof Map<?, ?> checked) {
             Map<String, Object> report = new LinkedHashMap<>();
             checked.forEach((key, value) -> report.put(String.valueOf(key), value));

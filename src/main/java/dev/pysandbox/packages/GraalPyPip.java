@@ -20,6 +20,7 @@ import org.graalvm.polyglot.PolyglotException;
 import org.graalvm.polyglot.Value;
 import org.graalvm.polyglot.io.IOAccess;
 
+import dev.pysandbox.host.UserDirectories;
 import dev.pysandbox.wire.WireCodec;
 
 /**
@@ -181,10 +182,9 @@ final class GraalPyPip implements AutoCloseable {
 
     private static Optional<Path> userPipConfig() {
         List<Path> candidates = new ArrayList<>();
-        String xdg = System.getenv("XDG_CONFIG_HOME");
-        Path home = Path.of(System.getProperty("user.home"));
-        candidates.add((xdg == null || xdg.isBlank() ? home.resolve(".config") : Path.of(xdg)).resolve("pip/pip.conf"));
-        candidates.add(home.resolve(".pip/pip.conf"));
+        UserDirectories user = UserDirectories.current();
+        candidates.add(user.config().resolve("pip/pip.conf"));
+        candidates.add(user.home().resolve(".pip/pip.conf"));
         candidates.add(Path.of("/etc/pip.conf"));
         return candidates.stream().filter(Files::isRegularFile).findFirst();
     }

@@ -1,6 +1,8 @@
 package dev.pysandbox.process;
 
 import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -90,6 +92,34 @@ public final class ProcessTree {
     /** Whether the child or any process recorded as its descendant still runs. */
     public boolean alive() {
         return root.isAlive() || known.stream().anyMatch(ProcessHandle::isAlive);
+    }
+
+    /**
+     * The memory the child and its descendants hold now (their resident set, from Linux's {@code /proc}); 0 where
+     * {@code /proc} does not say. For the server's metrics: a worker's JVM runs under bubblewrap, a child of it.
+     */
+    public long residentBytes() {
+        if (!root.isAlive()) {
+            return 0;
+        }
+        long bytes = residentBytes(root.pid());
+        for (ProcessHandle descendant : root.descendants().toList()) {
+            bytes += residentBytes(descendant.pid());
+        }
+        return bytes;
+    }
+
+    private static long residentBytes(long pid) {
+        try {
+            for (String line : Files.readAllLines(Path.of("/proc", Long.toString(pid), "status"))) {
+                if (line.startsWith("VmRSS:")) {
+                    return Long.parseLong(line.substring(6).replace("kB", "").strip()) * 1024;
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            // gone meanwhile, or not Linux
+        }
+        return 0;
     }
 
     /** Adds the child's current descendants to what is known of the tree. */

@@ -14,6 +14,8 @@ import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import dev.pysandbox.host.UserDirectories;
+
 /**
  * The operating-system layer around each worker, for the day the interpreter's own refusals fail:
  * resource limits through {@code prlimit}, and a {@code bwrap} (bubblewrap) sandbox with no network, its own
@@ -126,8 +128,9 @@ final class OsSandbox {
         // Home directories hold the keys and tokens worth stealing; hide them, then show back only what the
         // worker needs, read-only.
         Set<Path> hidden = new LinkedHashSet<>();
-        for (String dir : new String[] {System.getProperty("user.home"), "/root", "/home"}) {
-            if (dir != null && Files.isDirectory(Path.of(dir))) {
+        for (String dir : new String[] {UserDirectories.current().home().toString(), System.getProperty("user.home"),
+                "/root", "/home"}) {
+            if (dir != null && Files.isDirectory(Path.of(dir)) && Path.of(dir).getNameCount() > 0) {
                 hidden.add(Path.of(dir).toAbsolutePath().normalize());
             }
         }

@@ -135,6 +135,16 @@ public final class Sandbox implements AutoCloseable {
         return pool.serving();
     }
 
+    /** What the supervisor is doing now, for the server's metrics. */
+    public SandboxStatistics statistics() {
+        long resident = 0;
+        for (WorkerProcess worker : pool.workers()) {
+            resident += worker.residentBytes();
+        }
+        return new SandboxStatistics(pool.states(), pool.waiting(), pool.ended(), sessions.size(), sessions.ended(),
+                resident);
+    }
+
     /**
      * Runs the request and returns its result; never throws for anything the code does.
      *

@@ -2,6 +2,7 @@ package dev.pysandbox.supervisor;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -99,6 +100,8 @@ final class SessionRegistry {
     private final Consumer<Notice> notices;
     /** Access order, so the first entry is the least recently used. */
     private final LinkedHashMap<String, Session> sessions = new LinkedHashMap<>(16, 0.75f, true);
+    /** Sessions ended since the server started, by why (for the server's metrics). */
+    private final Map<SessionEnding, Long> endedSoFar = new EnumMap<>(SessionEnding.class);
     private final LinkedHashMap<String, Ending> endings = new LinkedHashMap<>() {
         @Override
         protected boolean removeEldestEntry(Map.Entry<String, Ending> eldest) {
@@ -192,6 +195,7 @@ final class SessionRegistry {
 
     /** Under the lock: takes the session out of the table; its id remembers why. */
     private Ended end(Session session, Ending ending) {
+        endedSoFar.merge(ending.why(), 1L, Long::sum);
         sessions.remove(session.id);
         endings.put(session.id, ending);
         return new Ended(session, ending);
@@ -359,6 +363,15 @@ final class SessionRegistry {
             }
         }
         return holders;
+    }
+
+    /** Sessions ended since the server started, by why; every reason present, 0 for none. */
+    synchronized Map<SessionEnding, Long> ended() {
+        Map<SessionEnding, Long> copy = new EnumMap<>(SessionEnding.class);
+        for (SessionEnding why : SessionEnding.values()) {
+            copy.put(why, endedSoFar.getOrDefault(why, 0L));
+        }
+        return copy;
     }
 
     synchronized int size() {

@@ -3,8 +3,10 @@ package dev.pysandbox.supervisor;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.EnumMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
@@ -50,6 +52,10 @@ final class WorkerPool implements AutoCloseable {
     private final int maxCallsPerWorker;
     private final List<WorkerSlot> slots;
     private final Set<WorkerProcess> idle = new LinkedHashSet<>();
+    /** Workers ended so far, by why (the metrics' replacements); under the pool's lock. */
+    private final Map<WorkerEndCause, Long> ended = new EnumMap<>(WorkerEndCause.class);
+    /** Calls waiting in {@link #acquire} for a worker; under the pool's lock. */
+    private int waiting;
     /** The next slot to start for the first time; see {@link #startNext()}. */
     private int neverStarted;
     private boolean closed;
@@ -116,31 +122,38 @@ final class WorkerPool implements AutoCloseable {
             Runnable waiting) throws InterruptedException, WorkerGoneException {
         long deadline = System.nanoTime() + maxWait.toNanos();
         boolean waited = false;
-        while (!closed) {
-            if (required != null) {
-                if (required.isGone()) {
-                    throw new WorkerGoneException(required);
+        try {
+            while (!closed) {
+                if (required != null) {
+                    if (required.isGone()) {
+                        throw new WorkerGoneException(required);
+                    }
+                    if (idle.remove(required)) {
+                        return required;
+                    }
+                } else {
+                    WorkerProcess worker = takeIdle(false, rank);
+                    if (worker != null) {
+                        return worker;
+                    }
                 }
-                if (idle.remove(required)) {
-                    return required;
+                long remaining = deadline - System.nanoTime();
+                if (remaining <= 0) {
+                    return null;
                 }
-            } else {
-                WorkerProcess worker = takeIdle(false, rank);
-                if (worker != null) {
-                    return worker;
+                if (!waited) {
+                    waited = true;
+                    this.waiting++;
+                    waiting.run();
                 }
+                TimeUnit.NANOSECONDS.timedWait(this, remaining);
             }
-            long remaining = deadline - System.nanoTime();
-            if (remaining <= 0) {
-                return null;
+            return null;
+        } finally {
+            if (waited) {
+                this.waiting--;
             }
-            if (!waited) {
-                waited = true;
-                waiting.run();
-            }
-            TimeUnit.NANOSECONDS.timedWait(this, remaining);
         }
-        return null;
     }
 
     /** An idle worker of a {@link WorkerRole#LONG_CALLS} slot, taken at once, or null when none is idle. */
@@ -201,6 +214,35 @@ final class WorkerPool implements AutoCloseable {
             return false;
         }
         return slots.stream().anyMatch(slot -> slot.role == WorkerRole.GENERAL && slot.serving());
+    }
+
+    /** The slots by what their workers are doing now. */
+    synchronized Map<WorkerState, Integer> states() {
+        Map<WorkerState, Integer> states = new EnumMap<>(WorkerState.class);
+        for (WorkerState state : WorkerState.values()) {
+            states.put(state, 0);
+        }
+        for (WorkerSlot slot : slots) {
+            WorkerProcess worker = slot.worker;
+            WorkerState state = worker == null || !worker.isReady() ? WorkerState.STARTING
+                    : idle.contains(worker) ? WorkerState.IDLE : WorkerState.BUSY;
+            states.merge(state, 1, Integer::sum);
+        }
+        return states;
+    }
+
+    /** Workers ended since the pool started, by why; each was replaced (unless the pool was closing). */
+    synchronized Map<WorkerEndCause, Long> ended() {
+        Map<WorkerEndCause, Long> copy = new EnumMap<>(WorkerEndCause.class);
+        for (WorkerEndCause cause : WorkerEndCause.values()) {
+            copy.put(cause, ended.getOrDefault(cause, 0L));
+        }
+        return copy;
+    }
+
+    /** Calls waiting for a worker now. */
+    synchronized int waiting() {
+        return waiting;
     }
 
     /** The live workers. */
@@ -288,6 +330,8 @@ final class WorkerPool implements AutoCloseable {
             }
             slot.worker = null;
             neverReady = !worker.isReadyOnce();
+            WorkerProcess.Ending ending = worker.ending();
+            ended.merge(ending == null ? WorkerEndCause.EXITED : ending.cause(), 1L, Long::sum);
             failingAgain = slot.restarts.failing();
         }
         onWorkerGone.accept(worker);

@@ -54,8 +54,11 @@ final class WorkerProcess {
         void gone(WorkerProcess worker);
     }
 
-    /** Why a worker ended, told to the client as a notice of this level (see {@link #ending()}). */
-    record Ending(Notice.Level level, String reason) {
+    /** Why a worker ended, told to the client as a notice of its cause's level (see {@link #ending()}). */
+    record Ending(WorkerEndCause cause, String reason) {
+        Notice.Level level() {
+            return cause.level();
+        }
     }
 
     /** What -XX:+ExitOnOutOfMemoryError exits with; see WorkerLauncher. */
@@ -243,6 +246,11 @@ final class WorkerProcess {
         ProcessTree.endAll(workers.stream().map(worker -> worker.tree).toList(), ProcessTree.AT_EXIT_GRACE);
     }
 
+    /** The memory the worker's processes hold now (see {@link ProcessTree#residentBytes}). */
+    long residentBytes() {
+        return tree.residentBytes();
+    }
+
     int callsServed() {
         return callsServed.get();
     }
@@ -250,14 +258,14 @@ final class WorkerProcess {
     /** Takes the worker out of service for good and lets it exit; the pool starts a replacement. */
     void retire() {
         retiring = true;
-        endFor(Notice.Level.DEBUG, "served " + callsServed() + " calls (worker.max-calls)");
+        endFor(WorkerEndCause.MAX_CALLS, "served " + callsServed() + " calls (worker.max-calls)");
         stop();
     }
 
     /** Records why the server is ending this worker; the first reason given wins. */
-    private synchronized void endFor(Notice.Level level, String reason) {
+    private synchronized void endFor(WorkerEndCause cause, String reason) {
         if (ending == null) {
-            ending = new Ending(level, reason);
+            ending = new Ending(cause, reason);
         }
     }
 
@@ -299,7 +307,7 @@ final class WorkerProcess {
                         oversized = true;
                         log.warn("{}: sent a line longer than {} bytes; killing pid {}", name, WireCodec.MAX_LINE_BYTES,
                                 process.pid());
-                        endFor(Notice.Level.WARNING, "sent a message larger than the protocol allows and was replaced");
+                        endFor(WorkerEndCause.OVERSIZED_MESSAGE, "sent a message larger than the protocol allows and was replaced");
                         kill();
                     }
                     continue;
@@ -353,7 +361,7 @@ final class WorkerProcess {
                     log.info("{} asked to be replaced after call {}", name, answer.id());
                     // A precaution the worker asks for after code that did not stop when interrupted, a sandbox
                     // refusal or a limit (a call stopped cleanly at its timeout keeps its worker): routine, so info.
-                    endFor(Notice.Level.INFO, "was replaced as a precaution after a call that did not stop when"
+                    endFor(WorkerEndCause.PRECAUTION, "was replaced as a precaution after a call that did not stop when"
                             + " interrupted, was refused by the sandbox or hit a limit");
                     lostToCall = answer.id();
                     kill();
@@ -372,9 +380,11 @@ final class WorkerProcess {
         if (pending.remove(call.id) == null) {
             return;
         }
-        endFor(Notice.Level.WARNING, started
-                ? "did not stop a call at its timeout and was killed"
-                : "did not start a call within " + setupLimit.toSeconds() + " s and was killed");
+        if (started) {
+            endFor(WorkerEndCause.MISSED_TIMEOUT, "did not stop a call at its timeout and was killed");
+        } else {
+            endFor(WorkerEndCause.SLOW_START, "did not start a call within " + setupLimit.toSeconds() + " s and was killed");
+        }
         if (started) {
             lostToCall = call.id;
         }
@@ -398,9 +408,12 @@ final class WorkerProcess {
             Thread.currentThread().interrupt();
             exitCode = -1;
         }
-        endFor(Notice.Level.WARNING, exitCode == OUT_OF_MEMORY_EXIT
-                ? "ran out of memory (worker.heap)"
-                : "stopped unexpectedly (exit code " + exitCode + ")");
+        if (exitCode == OUT_OF_MEMORY_EXIT) {
+            endFor(WorkerEndCause.OUT_OF_MEMORY, "ran out of memory (worker.heap)");
+        } else {
+            endFor(isReadyOnce() ? WorkerEndCause.EXITED : WorkerEndCause.START_FAILED,
+                    "stopped unexpectedly (exit code " + exitCode + ")");
+        }
         gone = true;
         for (PendingCall call : pending.values()) {
             if (call.startedNanos != 0 && lostToCall == 0 && !retiring) {

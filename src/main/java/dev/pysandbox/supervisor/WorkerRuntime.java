@@ -5,8 +5,10 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
 import org.slf4j.Logger;
@@ -170,10 +172,22 @@ public final class WorkerRuntime {
     private static boolean aotCacheFits(Path dir, String name, String classPath) {
         try {
             return Files.isRegularFile(dir.resolve(name))
-                    && Files.readString(dir.resolve(name + ".classpath")).strip().equals(classPath);
+                    && Files.readString(dir.resolve(name + ".classpath")).strip().equals(portable(dir, classPath));
         } catch (IOException e) {
             return false;
         }
+    }
+
+    /**
+     * The class path as a cache's {@code .classpath} note holds it: entries in the server's folder (the parent of
+     * {@code dir}) relative to it. A release unpacked elsewhere then matches, as it matches for the JVM, which
+     * maps a cache whose class path moved with its folder (BENCHMARKS.md, "Release").
+     */
+    static String portable(Path dir, String classPath) {
+        Path home = dir.toAbsolutePath().normalize().getParent();
+        return Arrays.stream(classPath.split(File.pathSeparator))
+                .map(entry -> Path.of(entry).startsWith(home) ? home.relativize(Path.of(entry)).toString() : entry)
+                .collect(Collectors.joining(File.pathSeparator));
     }
 
     static List<Path> jars(Path dir) {

@@ -6,7 +6,6 @@ import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.OutputStream;
 import java.io.PrintStream;
-import java.net.URISyntaxException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -19,6 +18,7 @@ import java.util.spi.ToolProvider;
 import java.util.stream.Stream;
 
 import dev.pysandbox.config.ServerConfig;
+import dev.pysandbox.release.Release;
 import dev.pysandbox.wire.WireCodec;
 import dev.pysandbox.wire.WorkerCommand;
 import dev.pysandbox.wire.WorkerEvent;
@@ -65,14 +65,9 @@ public final class WorkerRuntimeBuilder {
         this.dir = dir;
     }
 
-    /** {@code worker-runtime/} beside the jar (or class folder) this class was loaded from. */
+    /** {@code worker-runtime/} beside the server's jar (see {@link Release#home()}). */
     public static Path defaultDirectory() {
-        try {
-            Path codeSource = Path.of(WorkerRuntimeBuilder.class.getProtectionDomain().getCodeSource().getLocation().toURI());
-            return codeSource.toAbsolutePath().getParent().resolve("worker-runtime");
-        } catch (URISyntaxException | RuntimeException e) {
-            return Path.of("worker-runtime").toAbsolutePath();
-        }
+        return Release.home().resolve("worker-runtime");
     }
 
     /** How long the training worker may take in all before it is killed. */
@@ -200,7 +195,7 @@ public final class WorkerRuntimeBuilder {
             out.println("prepare-workers: no AOT cache was written; see " + log);
             return false;
         }
-        Files.writeString(stamp, classPath + "\n");
+        Files.writeString(stamp, WorkerRuntime.portable(dir, classPath) + "\n");
         trained.remember(trainingCommand);
         out.println("prepare-workers: " + kind.label() + " worker AOT cache written (" + Files.size(cache) / (1024 * 1024) + " MB)");
         return true;

@@ -159,4 +159,16 @@ class SettingsTest {
         assertEquals("-", CommandLine.parse(new String[] {"run", "-"}).run().script());
         assertThrows(ConfigException.class, () -> CommandLine.parse(new String[] {"run"}));
     }
+
+    @Test
+    void runStartsOneWorkerUnlessTheCommandLineSaysMore() throws Exception {
+        Path file = temp.resolve("c.properties");
+        Files.writeString(file, "workers=4\n");
+        assertEquals(1, ServerConfig.from(CommandLine.parse(new String[] {"run", "--config", file.toString(), "-c", "1"})
+                .settings()).workers());
+        assertEquals(3, ServerConfig.from(CommandLine.parse(new String[] {"run", "-c", "1", "--workers=3"}).settings())
+                .workers());
+        assertEquals(4, ServerConfig.from(CommandLine.parse(new String[] {"--config", file.toString()}).settings())
+                .workers());
+    }
 }

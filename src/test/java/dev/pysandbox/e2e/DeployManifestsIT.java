@@ -78,7 +78,16 @@ class DeployManifestsIT {
     }
 
     @Test
-    void sandboxPodsReachNothingAndOnlyHaproxyReachesThem() {
+    void prometheusIsToldToScrapeTheMetricsPortAndPath() {
+        JsonNode template = object("StatefulSet", "sandbox").path("spec").path("template");
+        JsonNode annotations = template.path("metadata").path("annotations");
+        assertEquals("true", annotations.path("prometheus.io/scrape").asString(), template.toString());
+        assertEquals("8080", annotations.path("prometheus.io/port").asString());
+        assertEquals("/metrics", annotations.path("prometheus.io/path").asString());
+    }
+
+    @Test
+    void sandboxPodsReachNothingAndOnlyHaproxyAndPrometheusReachThem() {
         Map<String, String> pods = labels(object("StatefulSet", "sandbox").path("spec").path("template"));
         Map<String, String> haproxy = labels(object("Deployment", "sandbox-haproxy").path("spec").path("template"));
         JsonNode deny = object("NetworkPolicy", "sandbox");
@@ -98,9 +107,14 @@ class DeployManifestsIT {
             for (JsonNode rule : spec.path("ingress")) {
                 assertFalse(rule.path("from").isEmpty(), "NetworkPolicy " + name + " admits any source: " + rule);
                 for (JsonNode peer : rule.path("from")) {
-                    assertTrue(peer.path("ipBlock").isMissingNode() && peer.path("namespaceSelector").isMissingNode()
-                            && selects(peer.path("podSelector"), haproxy) && !peer.path("podSelector").isMissingNode(),
-                            "NetworkPolicy " + name + " admits more than the HAProxy pods: " + peer);
+                    boolean theLoadBalancer = peer.path("namespaceSelector").isMissingNode()
+                            && selects(peer.path("podSelector"), haproxy);
+                    // Prometheus, wherever it runs, and only pods that say they are Prometheus.
+                    boolean prometheus = "prometheus".equals(peer.path("podSelector").path("matchLabels")
+                            .path("app.kubernetes.io/name").asString(""));
+                    assertTrue(peer.path("ipBlock").isMissingNode() && !peer.path("podSelector").isMissingNode()
+                            && (theLoadBalancer || prometheus),
+                            "NetworkPolicy " + name + " admits more than the HAProxy and Prometheus pods: " + peer);
                 }
                 assertFalse(rule.path("ports").isEmpty(), "NetworkPolicy " + name + " admits every port: " + rule);
                 for (JsonNode port : rule.path("ports")) {

@@ -130,8 +130,13 @@ final class HttpSandboxServer implements AutoCloseable {
         return client;
     }
 
-    HttpResponse<String> get(String path) throws IOException, InterruptedException {
-        return http.send(HttpRequest.newBuilder(URI.create(url(path))).GET().build(), HttpResponse.BodyHandlers.ofString());
+    /** A GET of {@code path} with {@code headers} (name, value, ...). */
+    HttpResponse<String> get(String path, String... headers) throws IOException, InterruptedException {
+        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(url(path))).GET();
+        for (int i = 0; i < headers.length; i += 2) {
+            request.setHeader(headers[i], headers[i + 1]);
+        }
+        return http.send(request.build(), HttpResponse.BodyHandlers.ofString());
     }
 
     /** A POST to the MCP endpoint with the usual headers plus {@code headers} (name, value, ...). */

@@ -162,6 +162,54 @@ class HttpTransportIT {
         }
     }
 
+    /** /metrics counts a success, a timeout and a lost worker; it needs the same token as /mcp. */
+    @Test
+    void metricsCountCallsByStatusAndWorkersLostAndAskForAToken() throws Exception {
+        assertEquals(401, server.get("/metrics").statusCode());
+        assertEquals(401, server.get("/metrics", "Authorization", "Bearer not-a-token").statusCode());
+        String before = metrics();
+        assertEquals("success", execute(alice, python("print(1)")).get("status"));
+        assertEquals("timeout", execute(alice, python("while True:\n    pass", "timeout", 1)).get("status"));
+        String bomb = "blocks = []\nwhile True:\n    blocks.append(bytearray(10 ** 7))";
+        assertEquals("execution_error", execute(alice, python(bomb)).get("status"));
+        String success = "pysandbox_tool_calls_seconds_count{status=\"success\",tool=\"execute_code\"}";
+        String timeout = "pysandbox_tool_calls_seconds_count{status=\"timeout\",tool=\"execute_code\"}";
+        String failed = "pysandbox_tool_calls_seconds_count{status=\"execution_error\",tool=\"execute_code\"}";
+        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+        String after = metrics();
+        while (sum(after, "pysandbox_worker_replacements_total{") <= sum(before, "pysandbox_worker_replacements_total{")
+                && System.nanoTime() < deadline) { // the lost worker is counted as the pool replaces it
+            Thread.sleep(200);
+            after = metrics();
+        }
+        assertEquals(1, sum(after, success) - sum(before, success), after);
+        assertEquals(1, sum(after, timeout) - sum(before, timeout), after);
+        assertEquals(1, sum(after, failed) - sum(before, failed), after);
+        assertTrue(sum(after, "pysandbox_worker_replacements_total{") > sum(before, "pysandbox_worker_replacements_total{"),
+                after);
+        assertTrue(sum(after, "pysandbox_tool_calls_seconds_bucket{status=\"success\",tool=\"execute_code\",le=\"+Inf\"}")
+                >= 1, after);
+        for (String gauge : List.of("pysandbox_workers{state=\"idle\"}", "pysandbox_calls_waiting ",
+                "pysandbox_sessions_open ", "pysandbox_sessions_ended_total{reason=\"evicted\"}",
+                "pysandbox_worker_resident_memory_bytes ", "jvm_memory_used_bytes{")) {
+            assertTrue(after.contains("\n" + gauge), gauge + " missing from:\n" + after);
+        }
+        assertTrue(sum(after, "pysandbox_worker_resident_memory_bytes ") > 50e6, "workers hold at least 50 MB");
+    }
+
+    private String metrics() throws Exception {
+        HttpResponse<String> response = server.get("/metrics", "Authorization", "Bearer " + ALICE);
+        assertEquals(200, response.statusCode(), response.body());
+        assertTrue(response.headers().firstValue("Content-Type").orElse("").startsWith("text/plain; version=0.0.4"));
+        return response.body();
+    }
+
+    /** The sum of the samples whose line starts with {@code prefix} (a name and the start of its labels). */
+    private static double sum(String exposition, String prefix) {
+        return exposition.lines().filter(line -> line.startsWith(prefix))
+                .mapToDouble(line -> Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1))).sum();
+    }
+
     @Test
     void requestsWithoutAValidTokenAreRefusedWith401() throws Exception {
         String list = "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/list\"}";

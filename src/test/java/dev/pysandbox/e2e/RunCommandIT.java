@@ -39,6 +39,26 @@ class RunCommandIT {
         return new Outcome(process.exitValue(), (Map<String, Object>) WireCodec.parseValue(stdout.strip()));
     }
 
+    /** README's `run` examples work as written (an example that reads input() from the code's own stdin did not). */
+    @Test
+    void theReadmesRunExamplesWorkAsWritten() throws Exception {
+        List<String> examples = Files.readAllLines(SandboxServer.PROJECT_ROOT.resolve("README.md")).stream()
+                .filter(line -> line.contains("bin/python-sandbox-mcp run ") && !line.contains("path/to/"))
+                .filter(line -> line.startsWith("bin/") || line.startsWith("echo "))
+                .toList();
+        assertTrue(examples.size() >= 3, examples.toString());
+        for (String example : examples) {
+            Process process = new ProcessBuilder("bash", "-c", example).directory(SandboxServer.PROJECT_ROOT.toFile())
+                    .redirectError(ProcessBuilder.Redirect.INHERIT).start();
+            String stdout = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            assertTrue(process.waitFor(240, TimeUnit.SECONDS), example);
+            assertEquals(0, process.exitValue(), example + "\n" + stdout);
+            @SuppressWarnings("unchecked")
+            Map<String, Object> result = (Map<String, Object>) WireCodec.parseValue(stdout.strip());
+            assertEquals("success", result.get("status"), example + "\n" + stdout);
+        }
+    }
+
     @Test
     void inlineCodePrintsItsJsonResult() throws Exception {
         Outcome outcome = run("", "-c", "print('hi')\nresult = 6 * 7");

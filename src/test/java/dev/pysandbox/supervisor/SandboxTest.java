@@ -145,6 +145,64 @@ class SandboxTest {
     }
 
     @Test
+    void statisticsCountEachReplacementByItsCauseAndEachSessionByHowItEnded() throws Exception {
+        sandbox(1, 3, 1);
+        assertEquals(Status.EXECUTION_ERROR, run("crash").status()); // worker-1.1 exits
+        assertEquals(Status.EXECUTION_ERROR, run("oom").status()); // worker-1.2 runs out of memory
+        run("pass");
+        inSession("first", "a = 1");
+        inSession("second", "b = 1"); // the third call of worker-1.3, which retires; "first" is evicted for room
+        SandboxStatistics stats = awaitStatistics(s -> s.workersEnded().values().stream().mapToLong(n -> n).sum() == 3);
+        assertEquals(1L, stats.workersEnded().get(WorkerEndCause.EXITED));
+        assertEquals(1L, stats.workersEnded().get(WorkerEndCause.OUT_OF_MEMORY));
+        assertEquals(1L, stats.workersEnded().get(WorkerEndCause.MAX_CALLS));
+        assertEquals(0L, stats.workersEnded().get(WorkerEndCause.MISSED_TIMEOUT), "every cause is listed, 0 for none");
+        assertEquals(1L, stats.sessionsEnded().get(SessionEnding.EVICTED));
+        assertEquals(1, stats.sessionsOpen());
+        assertEquals(0, stats.callsWaiting());
+        stats = awaitStatistics(s -> s.workers().get(WorkerState.IDLE) == 1);
+        assertEquals(Map.of(WorkerState.STARTING, 0, WorkerState.IDLE, 1, WorkerState.BUSY, 0), stats.workers());
+    }
+
+    @Test
+    void aCallWaitingForABusyWorkerIsCountedWhileItWaits() throws Exception {
+        sandbox(1, 100, 10);
+        run("print(1)");
+        Thread sleeper = Thread.ofVirtual().start(() -> { // cancelled at its one-second timeout
+            try {
+                sandbox.execute(new ExecutionRequest("sleep", "", Duration.ofSeconds(1), null, "<string>"));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        });
+        awaitStatistics(s -> s.workers().get(WorkerState.BUSY) == 1);
+        Thread waiter = Thread.ofVirtual().start(() -> {
+            try {
+                run("print(2)");
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        });
+        assertEquals(1, awaitStatistics(s -> s.callsWaiting() == 1).callsWaiting());
+        sleeper.join();
+        waiter.join();
+        assertEquals(0, sandbox.statistics().callsWaiting());
+    }
+
+    /** The sandbox's statistics once {@code done} holds of them (workers end and are counted in the background). */
+    private SandboxStatistics awaitStatistics(java.util.function.Predicate<SandboxStatistics> done)
+            throws InterruptedException {
+        long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+        SandboxStatistics stats = sandbox.statistics();
+        while (!done.test(stats) && System.nanoTime() < deadline) {
+            Thread.sleep(10);
+            stats = sandbox.statistics();
+        }
+        assertTrue(done.test(stats), stats.toString());
+        return stats;
+    }
+
+    @Test
     void aSessionWaitingToBeRebuiltKeepsItsCallsWhenNoWorkerBecomesFreeInTime() throws Exception {
         workers.thenStart(Startup.READY, Startup.NEVER_READY);
         sandbox = new Sandbox(new Sandbox.Settings(1, 100, Duration.ofSeconds(1), Duration.ofSeconds(1),

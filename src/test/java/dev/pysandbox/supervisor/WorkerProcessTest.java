@@ -225,8 +225,9 @@ class WorkerProcessTest {
                 && result.errorMessage().contains("Please retry"), result.errorMessage());
         assertSame(worker, gone.get(30, TimeUnit.SECONDS));
         assertTrue(worker.isGone() && !worker.isReady());
-        assertEquals(new WorkerProcess.Ending(Notice.Level.WARNING, "stopped unexpectedly (exit code 1)"),
+        assertEquals(new WorkerProcess.Ending(WorkerEndCause.EXITED, "stopped unexpectedly (exit code 1)"),
                 worker.ending());
+        assertEquals(Notice.Level.WARNING, worker.ending().level());
     }
 
     @Test
@@ -236,7 +237,8 @@ class WorkerProcessTest {
         assertEquals(Status.EXECUTION_ERROR, result.status());
         assertEquals(ExecutionResult.MEMORY_LIMIT_MESSAGE, result.errorMessage());
         gone.get(30, TimeUnit.SECONDS);
-        assertEquals("ran out of memory (worker.heap)", worker.ending().reason());
+        assertEquals(new WorkerProcess.Ending(WorkerEndCause.OUT_OF_MEMORY, "ran out of memory (worker.heap)"),
+                worker.ending());
     }
 
     @Test
@@ -251,8 +253,8 @@ class WorkerProcessTest {
         assertFalse(worker.isReady(), "a worker being killed is never handed out again");
         assertSame(worker, gone.get(30, TimeUnit.SECONDS));
         assertEquals(InMemoryWorker.KILLED, process.exitValue());
-        assertEquals(new WorkerProcess.Ending(Notice.Level.WARNING, "did not stop a call at its timeout and was killed"),
-                worker.ending());
+        assertEquals(new WorkerProcess.Ending(WorkerEndCause.MISSED_TIMEOUT,
+                "did not stop a call at its timeout and was killed"), worker.ending());
     }
 
     @Test

@@ -122,6 +122,19 @@ class WorkerRuntimeTest {
     }
 
     @Test
+    void aServerFolderUnpackedElsewhereKeepsItsAotCaches() {
+        // Trained in a checkout's target/, used in an unpacked release's lib/: the jars moved with their folder.
+        Path built = dir.resolve("checkout/target/worker-runtime");
+        Path unpacked = dir.resolve("release/lib/worker-runtime");
+        String trainedOn = dir.resolve("checkout/target/python-sandbox-mcp.jar").toString();
+        String runsOn = dir.resolve("release/lib/python-sandbox-mcp.jar").toString();
+        assertEquals("python-sandbox-mcp.jar", WorkerRuntime.portable(built, trainedOn));
+        assertEquals(WorkerRuntime.portable(built, trainedOn), WorkerRuntime.portable(unpacked, runsOn));
+        assertEquals("worker-runtime/jit-lib/a.jar:/elsewhere/b.jar",
+                WorkerRuntime.portable(built, built.resolve("jit-lib/a.jar") + ":/elsewhere/b.jar"));
+    }
+
+    @Test
     void jitWorkersGetCompilerHeadroomOnTopOfTheGuestHeap() {
         assertEquals("512m", WorkerKind.INTERPRETER.heap("512m"));
         assertEquals((512 + ServerConfig.JIT_HEADROOM_MB) + "m", WorkerKind.JIT.heap("512m"));
@@ -144,7 +157,7 @@ class WorkerRuntimeTest {
 
     private void train(String cache, String classPath) throws IOException {
         Files.writeString(dir.resolve(cache), "");
-        Files.writeString(dir.resolve(cache + ".classpath"), classPath + "\n");
+        Files.writeString(dir.resolve(cache + ".classpath"), WorkerRuntime.portable(dir, classPath) + "\n");
     }
 
     private String jitClassPath() {

@@ -7,6 +7,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.util.function.BooleanSupplier;
+import java.util.function.Supplier;
 
 import jakarta.servlet.http.HttpServlet;
 import jakarta.servlet.http.HttpServletRequest;
@@ -28,11 +29,14 @@ import dev.pysandbox.config.HttpSettings;
 /**
  * The HTTP server: embedded Jetty with the MCP endpoint (POST) and two probes (GET and HEAD), {@code /healthz}
  * (the process serves) and {@code /readyz} (calls are served and the server is not draining: what a load
- * balancer and Kubernetes route on); {@link MethodGate} refuses every other method and path. {@link #drain}
+ * balancer and Kubernetes route on), and {@code /metrics} (Prometheus's text format, behind the MCP endpoint's
+ * own checks and token); {@link MethodGate} refuses every other method and path. {@link #drain}
  * is the graceful stop: not ready, no new calls, calls in flight finish.
  */
 public final class HttpEndpoint {
     private static final Logger log = LoggerFactory.getLogger(HttpEndpoint.class);
+    /** Where Prometheus scrapes the server's metrics. */
+    public static final String METRICS_PATH = "/metrics";
 
     private final Server server;
     private final ServerConnector connector;
@@ -41,9 +45,11 @@ public final class HttpEndpoint {
 
     /**
      * @param ready       whether the sandbox serves calls (a worker is up, or one that was is being replaced)
+     * @param metrics     the metrics in Prometheus's text format, read at each scrape
      * @param idleTimeout how long a connection may stay silent; longer than any call that answers in plain JSON
      */
-    public HttpEndpoint(HttpSettings settings, McpServlet mcp, BooleanSupplier ready, Duration idleTimeout) {
+    public HttpEndpoint(HttpSettings settings, McpServlet mcp, BooleanSupplier ready, Supplier<String> metrics,
+            Duration idleTimeout) {
         this.settings = settings;
         this.mcp = mcp;
         QueuedThreadPool threads = new QueuedThreadPool(200, 4);
@@ -64,6 +70,7 @@ public final class HttpEndpoint {
         context.addServlet(endpoint, settings.path());
         context.addServlet(new ServletHolder("healthz", new Probe(() -> true)), "/healthz");
         context.addServlet(new ServletHolder("readyz", new Probe(() -> !mcp.draining() && ready.getAsBoolean())), "/readyz");
+        context.addServlet(new ServletHolder("metrics", new Metrics(mcp, metrics)), METRICS_PATH);
         // Methods are checked before any servlet: the servlet defaults would answer TRACE and OPTIONS.
         MethodGate methods = new MethodGate(settings.path(), mcp::errorBody);
         methods.setHandler(context);
@@ -119,6 +126,29 @@ public final class HttpEndpoint {
 
     public void join() throws InterruptedException {
         server.join();
+    }
+
+    /** The metrics, to a caller the MCP endpoint would admit. */
+    private static final class Metrics extends HttpServlet {
+        /** Prometheus's text exposition format. */
+        private static final String CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8";
+        private final transient McpServlet gate;
+        private final transient Supplier<String> metrics;
+
+        Metrics(McpServlet gate, Supplier<String> metrics) {
+            this.gate = gate;
+            this.metrics = metrics;
+        }
+
+        @Override
+        protected void doGet(HttpServletRequest request, HttpServletResponse response) throws IOException {
+            if (!gate.admits(request, response)) {
+                return;
+            }
+            response.setStatus(200);
+            response.setContentType(CONTENT_TYPE);
+            response.getOutputStream().write(metrics.get().getBytes(StandardCharsets.UTF_8));
+        }
     }
 
     /** 200 or 503 as its condition says; plain text, for people and probes alike. */

@@ -202,6 +202,20 @@ public final class McpServlet extends HttpServlet implements McpStatelessServerT
         return bytes.toString(StandardCharsets.UTF_8);
     }
 
+    /**
+     * Whether a request to another of the server's paths ({@code /metrics}) passes the MCP endpoint's own Host,
+     * Origin and bearer-token checks; a refused one has been answered (401 without a known token).
+     */
+    boolean admits(HttpServletRequest request, HttpServletResponse response) throws IOException {
+        if (checks.head(new RequestCheck.Head(request.getHeader("Host"), request.getHeader("Origin"),
+                request.getHeader("Authorization"), null, null, null, 0, request.getRemoteAddr()))
+                instanceof RequestCheck.Refused refused) {
+            refuse(response, refused);
+            return false;
+        }
+        return true;
+    }
+
     private void refuse(HttpServletResponse response, RequestCheck.Refused refused) throws IOException {
         refused.headers().forEach(response::setHeader);
         error(response, refused.status(), refused.reply());

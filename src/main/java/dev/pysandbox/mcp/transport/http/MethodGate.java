@@ -15,12 +15,13 @@ import dev.pysandbox.mcp.transport.ErrorReply;
 
 /**
  * The methods each path takes, checked before any servlet: POST at the MCP endpoint, GET and HEAD at the
- * probes, nothing anywhere else. Everything else is refused here with a JSON-RPC error body: otherwise the
+ * probes and {@code /metrics}, nothing anywhere else. Everything else is refused here with a JSON-RPC error body: otherwise the
  * servlet defaults answer {@code TRACE} with 200 and the request echoed, on every path and before the Host and
  * Origin checks, and {@code OPTIONS} with 200 (issue 22).
  */
 final class MethodGate extends Handler.Wrapper {
-    private static final Set<String> PROBES = Set.of("/healthz", "/readyz");
+    /** The paths that are read: the probes, and the metrics ({@link HttpEndpoint#METRICS_PATH}). */
+    private static final Set<String> PROBES = Set.of("/healthz", "/readyz", HttpEndpoint.METRICS_PATH);
     private static final Set<String> PROBE_METHODS = Set.of("GET", "HEAD");
 
     /**

@@ -1,0 +1,122 @@
+#!/usr/bin/env bash
+# `bin/python-sandbox-mcp dist`, after the build: makes the release files in target/dist/ from the build's outputs.
+#   python-sandbox-mcp-VERSION-linux-x64.tar.gz   the server, its workers' Java runtime (linked by the build with
+#                                                 jlink) and AOT caches, config/, README and licences: unpacked
+#                                                 anywhere, bin/python-sandbox-mcp runs with no JDK, Maven or network
+#   python-sandbox-mcp-VERSION-linux-x64.mcpb     the same as an MCP Bundle for desktop hosts (src/dist/manifest.json),
+#                                                 validated and packed by the mcpb CLI, pinned and installed under
+#                                                 target/tools/ from npm
+#   server.json                                   the MCP registry's entry for the bundle (src/dist/server.json)
+# Every copy keeps its file's modification time: the JVM takes an AOT cache only with the very jars it was
+# trained on, and checks them by size and time (BENCHMARKS.md, "Release").
+set -euo pipefail
+ROOT=$1
+TARGET="$ROOT/target"
+JAR="$TARGET/python-sandbox-mcp.jar"
+RUNTIME="$TARGET/worker-runtime/jdk"
+MCPB_VERSION=2.1.2
+PLATFORM=linux-x64
+
+fail() {
+  echo "dist: $*" >&2
+  exit 1
+}
+
+[ -x "$RUNTIME/bin/java" ] || fail "no linked Java runtime in $RUNTIME: the build links it only when it runs on JDK 25" \
+  "(bin/python-sandbox-mcp finds one by itself; set JAVA_HOME to a JDK 25 if it found another)"
+[ "$(uname -s)-$(uname -m)" = Linux-x86_64 ] || fail "the runtime linked here is for $(uname -s)-$(uname -m); releases are made on Linux x86_64"
+VERSION=$("$RUNTIME/bin/java" -jar "$JAR" --version | awk '{print $2}')
+[ -n "$VERSION" ] || fail "the jar did not say its version"
+NAME="python-sandbox-mcp-$VERSION"
+DIST="$TARGET/dist"
+STAGE="$DIST/$NAME"
+echo "dist: $NAME for $PLATFORM" >&2
+rm -rf "$DIST"
+mkdir -p "$STAGE/bin/lib" "$STAGE/config" "$STAGE/lib/worker-runtime"
+
+# Hard links where the file system allows (nothing is copied twice), copies otherwise; times kept either way.
+place() {
+  cp -al "$@" 2>/dev/null || cp -a "$@"
+}
+place "$ROOT/bin/python-sandbox-mcp" "$STAGE/bin/"
+place "$ROOT/config/python-sandbox-mcp.properties" "$STAGE/config/"
+place "$ROOT/README.md" "$ROOT/SECURITY.md" "$STAGE/"
+place "$JAR" "$TARGET/lib" "$STAGE/lib/"
+[ -f "$TARGET/server.aot" ] && place "$TARGET/server.aot" "$STAGE/lib/"
+for part in jdk compiler jit-lib worker-interpreter.aot worker-interpreter.aot.classpath worker-jit.aot worker-jit.aot.classpath; do
+  [ -e "$TARGET/worker-runtime/$part" ] && place "$TARGET/worker-runtime/$part" "$STAGE/lib/worker-runtime/"
+done
+
+# What is bundled, under which licences: each jar's own POM (or the nearest parent that names them), from the
+# local Maven repository the build resolved them into. The Java runtime's are in lib/worker-runtime/jdk/legal/.
+REPOSITORY=${MAVEN_REPOSITORY:-$HOME/.m2/repository}
+pom_value() { # FILE SECTION TAG: the first <TAG> inside <SECTION>
+  sed -n "/<$2>/,/<\/$2>/s:.*<$3>\([^<]*\)</$3>.*:\1:p" "$1" | head -n 1
+}
+licences_of() { # POM
+  local pom=$1 names group artifact version
+  while [ -f "$pom" ]; do
+    names=$(sed -n '/<licenses>/,/<\/licenses>/s:.*<name>\([^<]*\)</name>.*:\1:p' "$pom" | paste -sd ';' | sed 's/;/; /g')
+    [ -n "$names" ] && { echo "$names"; return; }
+    group=$(pom_value "$pom" parent groupId)
+    artifact=$(pom_value "$pom" parent artifactId)
+    version=$(pom_value "$pom" parent version)
+    [ -n "$artifact" ] || break
+    pom="$REPOSITORY/${group//.//}/$artifact/$version/$artifact-$version.pom"
+  done
+  echo "not named in its POM: see the licence files inside the jar"
+}
+{
+  echo "python-sandbox-mcp $VERSION bundles these components. Their licence texts are inside each jar"
+  echo "(META-INF/) and, for the Java runtime, in lib/worker-runtime/jdk/legal/."
+  echo
+  for jar in $(cd "$STAGE" && find lib -name '*.jar' | sort); do
+    file=$(basename "$jar")
+    [ "$file" = python-sandbox-mcp.jar ] && continue
+    [ "$file" = python-sandbox-mcp-jit-worker.jar ] && continue
+    pom=$(find "$REPOSITORY" -name "${file%.jar}.pom" -print -quit 2>/dev/null || true)
+    printf '%s\t%s\n' "$jar" "$(licences_of "${pom:-/nonexistent}")"
+  done
+  echo
+  printf '%s\t%s\n' "lib/worker-runtime/jdk" "$(sed -n 's/^IMPLEMENTOR="\(.*\)"/\1/p' "$RUNTIME/release") $(sed -n 's/^JAVA_RUNTIME_VERSION="\(.*\)"/\1/p' "$RUNTIME/release"): GNU General Public License, version 2, with the Classpath Exception"
+} > "$STAGE/THIRD-PARTY.txt"
+
+# The archive is compressed in the background while the bundle is made: each takes one core for most of a minute.
+ARCHIVE="$DIST/$NAME-$PLATFORM.tar.gz"
+tar -C "$DIST" --owner=0 --group=0 -czf "$ARCHIVE" "$NAME" &
+ARCHIVING=$!
+archive_done() {
+  wait "$ARCHIVING" || fail "tar could not write $ARCHIVE"
+  echo "dist: $ARCHIVE ($(du -m "$ARCHIVE" | cut -f1) MB; $(du -sm "$STAGE" | cut -f1) MB unpacked)" >&2
+}
+
+# The bundle: the same files with manifest.json at the top, without the JIT workers' runtime, which a desktop
+# host never starts (worker.jit=off and worker.jit-workers=0 are the defaults, and the bundle offers neither).
+if ! command -v npm >/dev/null 2>&1 || ! command -v node >/dev/null 2>&1; then
+  archive_done
+  echo "dist: node and npm are not installed, so no MCP Bundle was made (the archive is complete)" >&2
+  exit 0
+fi
+MCPB_HOME="$TARGET/tools/mcpb-$MCPB_VERSION"
+MCPB="$MCPB_HOME/node_modules/.bin/mcpb"
+if [ ! -x "$MCPB" ]; then
+  echo "dist: installing @anthropic-ai/mcpb@$MCPB_VERSION into $MCPB_HOME" >&2
+  mkdir -p "$MCPB_HOME"
+  npm install --prefix "$MCPB_HOME" --no-audit --no-fund --loglevel=error "@anthropic-ai/mcpb@$MCPB_VERSION" >&2
+fi
+BUNDLE_STAGE="$DIST/bundle"
+mkdir -p "$BUNDLE_STAGE"
+place "$STAGE"/. "$BUNDLE_STAGE/"
+rm -rf "$BUNDLE_STAGE/lib/worker-runtime/"{compiler,jit-lib,worker-jit.aot,worker-jit.aot.classpath}
+sed "s/@VERSION@/$VERSION/g" "$ROOT/src/dist/manifest.json" > "$BUNDLE_STAGE/manifest.json"
+"$MCPB" validate "$BUNDLE_STAGE/manifest.json" >&2
+BUNDLE="$DIST/$NAME-$PLATFORM.mcpb"
+# mcpb pack holds the whole bundle in memory while it zips.
+NODE_OPTIONS="--max-old-space-size=4096" "$MCPB" pack "$BUNDLE_STAGE" "$BUNDLE" >&2
+echo "dist: $BUNDLE ($(du -m "$BUNDLE" | cut -f1) MB)" >&2
+
+SHA256=$(sha256sum "$BUNDLE" | cut -d' ' -f1)
+sed -e "s/@VERSION@/$VERSION/g" -e "s/@SHA256@/$SHA256/g" -e "s/@BUNDLE@/$(basename "$BUNDLE")/g" \
+  "$ROOT/src/dist/server.json" > "$DIST/server.json"
+echo "dist: $DIST/server.json" >&2
+archive_done

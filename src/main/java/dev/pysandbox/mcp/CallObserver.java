@@ -1,0 +1,17 @@
+package dev.pysandbox.mcp;
+
+import java.time.Duration;
+import java.util.List;
+
+import dev.pysandbox.execution.Status;
+import dev.pysandbox.execution.ToolCall;
+
+/** Told of each call of the server's tools as it ends: remote mode counts them for its metrics. */
+@FunctionalInterface
+interface CallObserver {
+    /** Counts nothing (stdio, which has no metrics endpoint). */
+    CallObserver NONE = (tool, status, elapsed, toolCalls) -> { };
+
+    /** @param toolCalls the operator's tools the call's code called (code mode) */
+    void ended(String tool, Status status, Duration elapsed, List<ToolCall> toolCalls);
+}

@@ -1,0 +1,210 @@
+package dev.pysandbox.e2e;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import io.modelcontextprotocol.client.McpClient;
+import io.modelcontextprotocol.client.McpSyncClient;
+import io.modelcontextprotocol.client.transport.ServerParameters;
+import io.modelcontextprotocol.client.transport.StdioClientTransport;
+import io.modelcontextprotocol.json.McpJsonDefaults;
+import io.modelcontextprotocol.spec.McpSchema.CallToolRequest;
+import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
+import io.modelcontextprotocol.spec.McpSchema.InitializeResult;
+import io.modelcontextprotocol.spec.McpSchema.Tool;
+
+import dev.pysandbox.wire.WireCodec;
+
+/**
+ * The release files ({@code bin/python-sandbox-mcp dist}), used as their users use them: the archive unpacked into
+ * an empty folder and started with {@code JAVA_HOME} unset and no {@code java} on {@code PATH}; the MCP Bundle
+ * unpacked and started with the command and arguments a desktop host makes of its manifest (the mcpb package's own
+ * {@code getMcpConfigForManifest}, with {@code user_config} substituted); and the one version that the jar, the
+ * server's {@code initialize}, the bundle's manifest and {@code server.json} all report. (server.json is not yet
+ * checked against the registry's published schema: no copy of it is reachable from this machine.)
+ */
+class ReleaseIT {
+    private static final Path ROOT = SandboxServer.PROJECT_ROOT;
+    private static final Path DIST = ROOT.resolve("target/dist");
+    private static final String VERSION = System.getProperty("project.version");
+    private static final String NAME = "python-sandbox-mcp-" + VERSION;
+
+    @TempDir
+    Path temp;
+
+    @BeforeAll
+    static void makeTheRelease() throws Exception {
+        Process dist = new ProcessBuilder(SandboxServer.LAUNCHER.toString(), "dist").redirectErrorStream(true).start();
+        String distLog = new String(dist.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(dist.waitFor(15, TimeUnit.MINUTES), "dist did not finish");
+        System.err.println(distLog);
+        assertEquals(0, dist.exitValue(), distLog);
+        assertTrue(Files.isRegularFile(DIST.resolve(NAME + "-linux-x64.tar.gz")), distLog);
+    }
+
+    @Test
+    void oneVersionEverywhere() throws Exception {
+        Process version = new ProcessBuilder(SandboxServer.LAUNCHER.toString(), "--version").start();
+        String printed = new String(version.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
+        assertTrue(version.waitFor(60, TimeUnit.SECONDS));
+        assertEquals("python-sandbox-mcp " + VERSION, printed);
+        try (Started server = Started.with(List.of(SandboxServer.LAUNCHER.toString(), "--workers=1"), List.of())) {
+            assertEquals("python-sandbox-mcp", server.init.serverInfo().name());
+            assertEquals(VERSION, server.init.serverInfo().version());
+        }
+        if (Files.exists(DIST.resolve("server.json"))) {
+            Map<String, Object> registry = json(DIST.resolve("server.json"));
+            assertEquals(VERSION, registry.get("version"));
+            Map<String, Object> bundle = first(registry.get("packages"));
+            assertEquals(VERSION, bundle.get("version"));
+            assertTrue(((String) bundle.get("identifier")).endsWith("/" + NAME + "-linux-x64.mcpb"), bundle.toString());
+            assertEquals(sha256(DIST.resolve(NAME + "-linux-x64.mcpb")), bundle.get("fileSha256"));
+            assertEquals(VERSION, json(DIST.resolve("bundle/manifest.json")).get("version"));
+        }
+    }
+
+    @Test
+    void theArchiveRunsWithNoJavaInstalled() throws Exception {
+        Path unpacked = Files.createDirectory(temp.resolve("empty"));
+        run(List.of("tar", "-xzf", DIST.resolve(NAME + "-linux-x64.tar.gz").toString(), "-C", unpacked.toString()));
+        Path launcher = unpacked.resolve(NAME).resolve("bin/python-sandbox-mcp");
+        long started = System.nanoTime();
+        try (Started server = Started.with(withoutJava(List.of(launcher.toString(), "--workers=1")), List.of())) {
+            assertEquals(VERSION, server.init.serverInfo().version());
+            assertTrue(server.client.listTools().tools().stream().map(Tool::name).toList().contains("execute_code"));
+            Map<String, Object> result = server.python("print(6 * 7)");
+            System.err.printf("archive: first answer %.1f s after launch%n", (System.nanoTime() - started) / 1e9);
+            assertEquals("success", result.get("status"), result.toString());
+            assertEquals("42\n", result.get("stdout"));
+            // The workers ran on the archive's own Java, and the JVM took the AOT cache trained in the checkout.
+            String log = String.join("\n", server.log);
+            assertTrue(log.contains(unpacked.resolve(NAME).resolve("lib/worker-runtime/jdk/bin/java") + ", with its AOT cache"),
+                    log);
+            assertFalse(log.contains("refused the workers' AOT cache"), log);
+        }
+    }
+
+    @Test
+    void theBundleStartsAsADesktopHostStartsIt() throws Exception {
+        NodeToolchain.assumePresent("MCP Bundle");
+        Path bundle = DIST.resolve(NAME + "-linux-x64.mcpb");
+        Path installed = Files.createDirectory(temp.resolve("extension"));
+        run(List.of("unzip", "-q", bundle.toString(), "-d", installed.toString()));
+        // What the host runs: the manifest's command and arguments with ${__dirname} and user_config substituted,
+        // by the function the mcpb package gives hosts for it. The user set workers and the default timeout.
+        String resolve = """
+                const fs = require('fs');
+                import(process.argv[1] + '/dist/shared/config.js').then(async config => {
+                  const manifest = JSON.parse(fs.readFileSync(process.argv[2] + '/manifest.json', 'utf8'));
+                  const resolved = await config.getMcpConfigForManifest({manifest, extensionPath: process.argv[2],
+                    systemDirs: {}, userConfig: {workers: 1, default_timeout: 7}, pathSeparator: '/'});
+                  console.log(JSON.stringify(resolved));
+                });""";
+        String mcpb = ROOT.resolve("target/tools/mcpb-2.1.2/node_modules/@anthropic-ai/mcpb").toString();
+        @SuppressWarnings("unchecked")
+        Map<String, Object> config = (Map<String, Object>) WireCodec.parseValue(
+                run(List.of("node", "-e", resolve, mcpb, installed.toString())).strip());
+        List<String> command = new ArrayList<>();
+        command.add((String) config.get("command"));
+        @SuppressWarnings("unchecked")
+        List<String> args = (List<String>) config.get("args");
+        command.addAll(args);
+        assertTrue(args.contains("--workers=1") && args.contains("--imports.allow="), args.toString());
+        try (Started server = Started.with(withoutJava(command), List.of())) {
+            Tool execute = server.client.listTools().tools().stream().filter(t -> t.name().equals("execute_code"))
+                    .findFirst().orElseThrow();
+            assertTrue(execute.description().contains("Timeout: 7 s"), execute.description());
+            Map<String, Object> result = server.python("import json\nprint(json.dumps({'ok': True}))");
+            assertEquals("{\"ok\": true}\n", result.get("stdout"), result.toString());
+            assertTrue(server.log.stream().anyMatch(line -> line.contains("starting 1 worker(s)")), server.log.toString());
+        }
+    }
+
+    /**
+     * The command run as a machine without Java would run it: {@code JAVA_HOME} unset, and a {@code PATH} of
+     * only the tools the launcher and the OS sandbox layer use, linked into a folder of their own.
+     */
+    private List<String> withoutJava(List<String> command) throws IOException {
+        Path bin = Files.createDirectories(temp.resolve("path-without-java"));
+        for (String tool : List.of("bash", "sh", "dirname", "sed", "env", "uname", "cat", "flock", "bwrap", "prlimit")) {
+            for (String dir : List.of("/usr/bin", "/bin", "/usr/sbin", "/sbin")) {
+                Path found = Path.of(dir, tool);
+                if (Files.isExecutable(found) && !Files.exists(bin.resolve(tool))) {
+                    Files.createSymbolicLink(bin.resolve(tool), found);
+                }
+            }
+        }
+        assertFalse(Files.exists(bin.resolve("java")));
+        List<String> wrapped = new ArrayList<>(List.of("/usr/bin/env", "-u", "JAVA_HOME", "PATH=" + bin));
+        wrapped.addAll(command);
+        return wrapped;
+    }
+
+    private static String run(List<String> command) throws IOException, InterruptedException {
+        Process process = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT).start();
+        String out = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(process.waitFor(5, TimeUnit.MINUTES), command.toString());
+        assertEquals(0, process.exitValue(), command + " failed");
+        return out;
+    }
+
+    private static String sha256(Path file) throws Exception {
+        return java.util.HexFormat.of().formatHex(java.security.MessageDigest.getInstance("SHA-256")
+                .digest(Files.readAllBytes(file)));
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Map<String, Object> json(Path file) throws IOException {
+        return (Map<String, Object>) WireCodec.parseValue(Files.readString(file));
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Map<String, Object> first(Object list) {
+        return ((List<Map<String, Object>>) list).get(0);
+    }
+
+    /** A server started over stdio by an MCP client, with its log. */
+    private record Started(McpSyncClient client, InitializeResult init, List<String> log) implements AutoCloseable {
+        static Started with(List<String> command, List<String> extraArgs) {
+            List<String> args = new ArrayList<>(command.subList(1, command.size()));
+            args.addAll(extraArgs);
+            ServerParameters parameters = ServerParameters.builder(command.get(0)).args(args).build();
+            StdioClientTransport transport = new StdioClientTransport(parameters, McpJsonDefaults.getMapper());
+            List<String> log = new CopyOnWriteArrayList<>();
+            transport.setStdErrorHandler(line -> {
+                log.add(line);
+                System.err.println("[release] " + line);
+            });
+            McpSyncClient client = McpClient.sync(transport).requestTimeout(Duration.ofSeconds(240)).build();
+            return new Started(client, client.initialize(), log);
+        }
+
+        @SuppressWarnings("unchecked")
+        Map<String, Object> python(String code) {
+            CallToolResult result = client.callTool(new CallToolRequest("execute_code",
+                    Map.of("language", "python", "code", code)));
+            return (Map<String, Object>) result.structuredContent();
+        }
+
+        @Override
+        public void close() {
+            client.closeGracefully();
+        }
+    }
+}
