@@ -8,6 +8,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -15,6 +16,8 @@ import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 
+import org.apache.commons.compress.archivers.zip.ZipArchiveEntry;
+import org.apache.commons.compress.archivers.zip.ZipFile;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -105,7 +108,7 @@ class ReleaseIT {
         NodeToolchain.assumePresent("MCP Bundle");
         Path bundle = DIST.resolve(NAME + "-linux-x64.mcpb");
         Path installed = Files.createDirectory(temp.resolve("extension"));
-        run(List.of("unzip", "-q", bundle.toString(), "-d", installed.toString()));
+        unzip(bundle, installed);
         // What the host runs: the manifest's command and arguments with ${__dirname} and user_config substituted,
         // by the function the mcpb package gives hosts for it. The user set workers and the default timeout.
         String resolve = """
@@ -154,6 +157,36 @@ class ReleaseIT {
         List<String> wrapped = new ArrayList<>(List.of("/usr/bin/env", "-u", "JAVA_HOME", "PATH=" + bin));
         wrapped.addAll(command);
         return wrapped;
+    }
+
+    /** Unpacks a zip as a desktop host does: each file with the Unix mode the zip records (the launcher's x bit). */
+    private static void unzip(Path zip, Path into) throws IOException {
+        try (ZipFile file = ZipFile.builder().setPath(zip).get()) {
+            for (ZipArchiveEntry entry : java.util.Collections.list(file.getEntries())) {
+                Path target = into.resolve(entry.getName()).normalize();
+                assertTrue(target.startsWith(into), entry.getName());
+                if (entry.isDirectory()) {
+                    Files.createDirectories(target);
+                    continue;
+                }
+                Files.createDirectories(target.getParent());
+                try (java.io.InputStream in = file.getInputStream(entry)) {
+                    Files.copy(in, target);
+                }
+                if (entry.getUnixMode() != 0) {
+                    Files.setPosixFilePermissions(target, PosixFilePermissions.fromString(permissions(entry.getUnixMode())));
+                }
+            }
+        }
+    }
+
+    private static String permissions(int mode) {
+        StringBuilder text = new StringBuilder();
+        for (int shift = 6; shift >= 0; shift -= 3) {
+            text.append((mode >> shift & 4) != 0 ? 'r' : '-').append((mode >> shift & 2) != 0 ? 'w' : '-')
+                    .append((mode >> shift & 1) != 0 ? 'x' : '-');
+        }
+        return text.toString();
     }
 
     private static String run(List<String> command) throws IOException, InterruptedException {
