@@ -141,7 +141,7 @@ public final class Sandbox implements AutoCloseable {
         for (WorkerProcess worker : pool.workers()) {
             resident += worker.residentBytes();
         }
-        return new SandboxStatistics(pool.states(), pool.waiting(), pool.ended(), sessions.size(), sessions.ended(),
+        return new SandboxStatistics(pool.states(), pool.callsWaiting(), pool.ended(), sessions.size(), sessions.ended(),
                 resident);
     }
 

@@ -55,7 +55,7 @@ final class WorkerPool implements AutoCloseable {
     /** Workers ended so far, by why (the metrics' replacements); under the pool's lock. */
     private final Map<WorkerEndCause, Long> ended = new EnumMap<>(WorkerEndCause.class);
     /** Calls waiting in {@link #acquire} for a worker; under the pool's lock. */
-    private int waiting;
+    private int callsWaiting;
     /** The next slot to start for the first time; see {@link #startNext()}. */
     private int neverStarted;
     private boolean closed;
@@ -143,7 +143,7 @@ final class WorkerPool implements AutoCloseable {
                 }
                 if (!waited) {
                     waited = true;
-                    this.waiting++;
+                    callsWaiting++;
                     waiting.run();
                 }
                 TimeUnit.NANOSECONDS.timedWait(this, remaining);
@@ -151,7 +151,7 @@ final class WorkerPool implements AutoCloseable {
             return null;
         } finally {
             if (waited) {
-                this.waiting--;
+                callsWaiting--;
             }
         }
     }
@@ -241,8 +241,8 @@ final class WorkerPool implements AutoCloseable {
     }
 
     /** Calls waiting for a worker now. */
-    synchronized int waiting() {
-        return waiting;
+    synchronized int callsWaiting() {
+        return callsWaiting;
     }
 
     /** The live workers. */
