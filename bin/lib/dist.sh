@@ -70,7 +70,7 @@ licences_of() { # POM
   echo "python-sandbox-mcp $VERSION bundles these components. Their licence texts are inside each jar"
   echo "(META-INF/) and, for the Java runtime, in lib/worker-runtime/jdk/legal/."
   echo
-  for jar in $(cd "$STAGE" && find lib -name '*.jar' | sort); do
+  for jar in $(cd "$STAGE" && find lib -name '*.jar' -not -path 'lib/worker-runtime/jdk/*' | sort); do
     file=$(basename "$jar")
     [ "$file" = python-sandbox-mcp.jar ] && continue
     [ "$file" = python-sandbox-mcp-jit-worker.jar ] && continue
