@@ -81,7 +81,22 @@ licences_of() { # POM
   printf '%s\t%s\n' "lib/worker-runtime/jdk" "$(sed -n 's/^IMPLEMENTOR="\(.*\)"/\1/p' "$RUNTIME/release") $(sed -n 's/^JAVA_RUNTIME_VERSION="\(.*\)"/\1/p' "$RUNTIME/release"): GNU General Public License, version 2, with the Classpath Exception"
 } > "$STAGE/THIRD-PARTY.txt"
 
-# The archive is compressed in the background while the bundle is made: each takes one core for most of a minute.
+# The bundle's files: the same, with manifest.json at the top, without the JIT workers' runtime, which a desktop
+# host never starts (worker.jit=off and worker.jit-workers=0 are the defaults, and the bundle offers neither).
+# Laid out before tar starts: a hard link made or removed changes the file's inode (its ctime), which tar, reading
+# the same file meanwhile, takes for a change and fails on ("file changed as we read it").
+MAKE_BUNDLE=yes
+if ! command -v npm >/dev/null 2>&1 || ! command -v node >/dev/null 2>&1; then
+  MAKE_BUNDLE=""
+else
+  BUNDLE_STAGE="$DIST/bundle"
+  mkdir -p "$BUNDLE_STAGE"
+  place "$STAGE"/. "$BUNDLE_STAGE/"
+  rm -rf "$BUNDLE_STAGE/lib/worker-runtime/"{compiler,jit-lib,worker-jit.aot,worker-jit.aot.classpath}
+  sed "s/@VERSION@/$VERSION/g" "$ROOT/src/dist/manifest.json" > "$BUNDLE_STAGE/manifest.json"
+fi
+
+# The archive is compressed in the background while the bundle is packed: each takes one core for most of a minute.
 ARCHIVE="$DIST/$NAME-$PLATFORM.tar.gz"
 tar -C "$DIST" --owner=0 --group=0 -czf "$ARCHIVE" "$NAME" &
 ARCHIVING=$!
@@ -90,9 +105,7 @@ archive_done() {
   echo "dist: $ARCHIVE ($(du -m "$ARCHIVE" | cut -f1) MB; $(du -sm "$STAGE" | cut -f1) MB unpacked)" >&2
 }
 
-# The bundle: the same files with manifest.json at the top, without the JIT workers' runtime, which a desktop
-# host never starts (worker.jit=off and worker.jit-workers=0 are the defaults, and the bundle offers neither).
-if ! command -v npm >/dev/null 2>&1 || ! command -v node >/dev/null 2>&1; then
+if [ -z "$MAKE_BUNDLE" ]; then
   archive_done
   echo "dist: node and npm are not installed, so no MCP Bundle was made (the archive is complete)" >&2
   exit 0
@@ -104,11 +117,6 @@ if [ ! -x "$MCPB" ]; then
   mkdir -p "$MCPB_HOME"
   npm install --prefix "$MCPB_HOME" --no-audit --no-fund --loglevel=error "@anthropic-ai/mcpb@$MCPB_VERSION" >&2
 fi
-BUNDLE_STAGE="$DIST/bundle"
-mkdir -p "$BUNDLE_STAGE"
-place "$STAGE"/. "$BUNDLE_STAGE/"
-rm -rf "$BUNDLE_STAGE/lib/worker-runtime/"{compiler,jit-lib,worker-jit.aot,worker-jit.aot.classpath}
-sed "s/@VERSION@/$VERSION/g" "$ROOT/src/dist/manifest.json" > "$BUNDLE_STAGE/manifest.json"
 "$MCPB" validate "$BUNDLE_STAGE/manifest.json" >&2
 BUNDLE="$DIST/$NAME-$PLATFORM.mcpb"
 # mcpb pack holds the whole bundle in memory while it zips.
