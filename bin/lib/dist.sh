@@ -6,11 +6,14 @@
 #   python-sandbox-mcp-VERSION-linux-x64.mcpb     the same as an MCP Bundle for desktop hosts (src/dist/manifest.json),
 #                                                 validated and packed by the mcpb CLI, pinned and installed under
 #                                                 target/tools/ from npm
-#   server.json                                   the MCP registry's entry for the bundle (src/dist/server.json)
+#   server.json                                   the MCP registry's entry for the bundle (src/dist/server.json),
+#                                                 downloaded from the GitHub repository's releases: the one
+#                                                 --repository names, or origin's when it is on GitHub
 # Every copy keeps its file's modification time: the JVM takes an AOT cache only with the very jars it was
 # trained on, and checks them by size and time (BENCHMARKS.md, "Release").
 set -euo pipefail
 ROOT=$1
+shift
 TARGET="$ROOT/target"
 JAR="$TARGET/python-sandbox-mcp.jar"
 RUNTIME="$TARGET/worker-runtime/jdk"
@@ -21,6 +24,29 @@ fail() {
   echo "dist: $*" >&2
   exit 1
 }
+
+# The registry names a server after the GitHub account that publishes it (io.github.OWNER/NAME), and a bundle's
+# entry points at the file on that repository's release page.
+REPOSITORY_URL=""
+while [ $# -gt 0 ]; do
+  case $1 in
+    --repository) [ $# -ge 2 ] || fail "--repository needs a value: https://github.com/OWNER/NAME"
+                  REPOSITORY_URL=$2; shift 2 ;;
+    --repository=*) REPOSITORY_URL=${1#*=}; shift ;;
+    *) fail "unknown argument '$1': dist takes --repository https://github.com/OWNER/NAME" ;;
+  esac
+done
+github_repository() { # URL: https://github.com/OWNER/NAME, from the https or ssh form, or nothing
+  printf '%s\n' "$1" | sed -n -E 's#^(https://github\.com/|git@github\.com:|ssh://git@github\.com/)([A-Za-z0-9-]+)/([A-Za-z0-9._-]+)$#https://github.com/\2/\3#p' \
+    | sed -E 's#(\.git)?/*$##'
+}
+if [ -n "$REPOSITORY_URL" ]; then
+  PUBLISHED_FROM=$(github_repository "${REPOSITORY_URL%/}")
+  [ -n "$PUBLISHED_FROM" ] || fail "--repository $REPOSITORY_URL is not a GitHub repository's address (https://github.com/OWNER/NAME)"
+else
+  ORIGIN=$(git -C "$ROOT" remote get-url origin 2>/dev/null || true)
+  PUBLISHED_FROM=$(github_repository "$ORIGIN")
+fi
 
 [ -x "$RUNTIME/bin/java" ] || fail "no linked Java runtime in $RUNTIME: the build links it only when it runs on JDK 25" \
   "(bin/python-sandbox-mcp finds one by itself; set JAVA_HOME to a JDK 25 if it found another)"
@@ -49,7 +75,7 @@ done
 
 # What is bundled, under which licences: each jar's own POM (or the nearest parent that names them), from the
 # local Maven repository the build resolved them into. The Java runtime's are in lib/worker-runtime/jdk/legal/.
-REPOSITORY=${MAVEN_REPOSITORY:-$HOME/.m2/repository}
+MAVEN_LOCAL=${MAVEN_REPOSITORY:-$HOME/.m2/repository}
 pom_value() { # FILE SECTION TAG: the first <TAG> inside <SECTION>
   sed -n "/<$2>/,/<\/$2>/s:.*<$3>\([^<]*\)</$3>.*:\1:p" "$1" | head -n 1
 }
@@ -62,7 +88,7 @@ licences_of() { # POM
     artifact=$(pom_value "$pom" parent artifactId)
     version=$(pom_value "$pom" parent version)
     [ -n "$artifact" ] || break
-    pom="$REPOSITORY/${group//.//}/$artifact/$version/$artifact-$version.pom"
+    pom="$MAVEN_LOCAL/${group//.//}/$artifact/$version/$artifact-$version.pom"
   done
   echo "not named in its POM: see the licence files inside the jar"
 }
@@ -74,7 +100,7 @@ licences_of() { # POM
     file=$(basename "$jar")
     [ "$file" = python-sandbox-mcp.jar ] && continue
     [ "$file" = python-sandbox-mcp-jit-worker.jar ] && continue
-    pom=$(find "$REPOSITORY" -name "${file%.jar}.pom" -print -quit 2>/dev/null || true)
+    pom=$(find "$MAVEN_LOCAL" -name "${file%.jar}.pom" -print -quit 2>/dev/null || true)
     printf '%s\t%s\n' "$jar" "$(licences_of "${pom:-/nonexistent}")"
   done
   echo
@@ -123,8 +149,14 @@ BUNDLE="$DIST/$NAME-$PLATFORM.mcpb"
 NODE_OPTIONS="--max-old-space-size=4096" "$MCPB" pack "$BUNDLE_STAGE" "$BUNDLE" >&2
 echo "dist: $BUNDLE ($(du -m "$BUNDLE" | cut -f1) MB)" >&2
 
-SHA256=$(sha256sum "$BUNDLE" | cut -d' ' -f1)
-sed -e "s/@VERSION@/$VERSION/g" -e "s/@SHA256@/$SHA256/g" -e "s/@BUNDLE@/$(basename "$BUNDLE")/g" \
-  "$ROOT/src/dist/server.json" > "$DIST/server.json"
-echo "dist: $DIST/server.json" >&2
+if [ -n "$PUBLISHED_FROM" ]; then
+  SHA256=$(sha256sum "$BUNDLE" | cut -d' ' -f1)
+  OWNER_AND_NAME=${PUBLISHED_FROM#https://github.com/}
+  sed -e "s/@VERSION@/$VERSION/g" -e "s/@SHA256@/$SHA256/g" -e "s/@BUNDLE@/$(basename "$BUNDLE")/g" \
+    -e "s#@OWNER@/@NAME@#$OWNER_AND_NAME#g" "$ROOT/src/dist/server.json" > "$DIST/server.json"
+  echo "dist: $DIST/server.json (io.github.$OWNER_AND_NAME, the bundle from $PUBLISHED_FROM/releases)" >&2
+else
+  echo "dist: no server.json: origin (${ORIGIN:-none}) is not on GitHub; give the repository the release is" \
+    "published from with --repository https://github.com/OWNER/NAME" >&2
+fi
 archive_done

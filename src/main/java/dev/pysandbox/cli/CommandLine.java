@@ -32,7 +32,9 @@ public record CommandLine(Settings settings, RunCommand.Input run, boolean help,
                       pip settings such as PIP_INDEX_URL, PIP_FIND_LINKS and your pip.conf apply);
                       --profile common installs the packages of the common import profile and tzdata
               prepare-workers   link the JIT-capable worker JDK and train its AOT cache (the build runs this)
-              dist    (bin/python-sandbox-mcp in a checkout) make the release archive and MCP Bundle in target/dist/
+              dist [--repository https://github.com/OWNER/NAME]   (bin/python-sandbox-mcp in a checkout) make the
+                      release archive, MCP Bundle and registry entry (server.json, for that repository's
+                      releases; origin's when it is on GitHub) in target/dist/
               KEY     any setting of config/python-sandbox-mcp.properties, e.g. --workers=2
               --version   print the version and exit""";
 

@@ -5,6 +5,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.util.Locale;
 import java.util.Optional;
 import java.util.SortedSet;
 import java.util.TreeSet;
@@ -89,6 +90,11 @@ public final class PackageFolder {
             // Removed while being read: report what was seen.
         }
         return distributions;
+    }
+
+    /** A distribution's name in the form names compare in (PEP 503): lower-case, runs of {@code -_.} as one {@code -}. */
+    static String distributionName(String name) {
+        return name.toLowerCase(Locale.ROOT).replaceAll("[-_.]+", "-");
     }
 
     /** A new, empty generation folder, numbered after every one there is. */

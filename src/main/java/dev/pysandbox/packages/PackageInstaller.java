@@ -8,13 +8,13 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.BiFunction;
 import java.util.stream.Stream;
 
 import dev.pysandbox.bytecode.BytecodeFolder;
+import dev.pysandbox.release.Release;
 
 /**
  * {@code install}, {@code uninstall} and {@code list} for the operator's package folder. A change never
@@ -24,7 +24,8 @@ import dev.pysandbox.bytecode.BytecodeFolder;
  *
  * <p>Checks before the switch: pip installs wheels only (no package's build code runs here); no file of
  * native code may arrive (the sandbox refuses native code, so such a package could only fail later); and
- * every top-level module must import in a fresh sandbox context.
+ * every top-level module the change can have touched ({@link ChangedModules}) must import in a fresh sandbox
+ * context.
  */
 public final class PackageInstaller {
     /** An install or uninstall that was refused or failed; the message says why and that nothing changed. */
@@ -148,20 +149,22 @@ public final class PackageInstaller {
             change.apply(generation);
             // Installed packages get bytecode files as the standard library does, so that every fresh context
             // shares their compiled code (BENCHMARKS.md, "Bytecode files"); without them they still run.
-            if (BytecodeFolder.compile(generation, BytecodeFolder.version()) instanceof BytecodeFolder.Outcome.Failed failed) {
+            String graalPy = BytecodeFolder.version();
+            if (BytecodeFolder.compile(generation, graalPy) instanceof BytecodeFolder.Outcome.Failed failed) {
                 out.println("Warning: the packages will run from source, compiled again by every call: " + failed.reason());
             }
-            Collection<String> modules = PackageFolder.modulesIn(generation);
+            String checkedBy = Release.describe() + " on GraalPy " + graalPy;
+            Collection<String> modules = ChangedModules.between(previous, generation, checkedBy);
             if (!modules.isEmpty()) {
-                out.println("Checking that " + String.join(", ", modules) + " import"
-                        + (modules.size() == 1 ? "s" : "") + " in the sandbox...");
+                out.println(checking(modules, PackageFolder.modulesIn(generation).size() - modules.size()));
             }
-            Map<String, String> failures = importCheck.apply(generation, modules);
+            Map<String, String> failures = modules.isEmpty() ? Map.of() : importCheck.apply(generation, modules);
             if (!failures.isEmpty()) {
                 StringBuilder message = new StringBuilder("These modules do not import in the sandbox:");
                 failures.forEach((module, error) -> message.append("\n  ").append(module).append(": ").append(error));
                 throw new RefusedException(message.toString());
             }
+            ChangedModules.stamp(generation, checkedBy);
         } catch (IOException | RefusedException | RuntimeException e) {
             Trees.delete(generation);
             throw e;
@@ -172,18 +175,21 @@ public final class PackageInstaller {
                 + " with their next call.");
     }
 
-    private static Optional<Path> distInfo(Path generation, String name) throws IOException {
-        String wanted = normalize(name);
-        try (Stream<Path> entries = Files.list(generation)) {
-            return entries.filter(entry -> entry.getFileName().toString().endsWith(".dist-info"))
-                    .filter(entry -> normalize(entry.getFileName().toString().split("-", 2)[0]).equals(wanted))
-                    .findFirst();
-        }
+    private static String checking(Collection<String> modules, int unchanged) {
+        String others = unchanged == 0 ? ""
+                : unchanged == 1 ? " (1 other module unchanged since its check)"
+                : " (" + unchanged + " other modules unchanged since their check)";
+        return "Checking that " + String.join(", ", modules) + " import" + (modules.size() == 1 ? "s" : "")
+                + " in the sandbox" + others + "...";
     }
 
-    /** PEP 503: names compare lower-case with runs of {@code -_.} as one {@code -}. */
-    private static String normalize(String name) {
-        return name.toLowerCase(Locale.ROOT).replaceAll("[-_.]+", "-");
+    private static Optional<Path> distInfo(Path generation, String name) throws IOException {
+        String wanted = PackageFolder.distributionName(name);
+        try (Stream<Path> entries = Files.list(generation)) {
+            return entries.filter(entry -> entry.getFileName().toString().endsWith(".dist-info"))
+                    .filter(entry -> PackageFolder.distributionName(entry.getFileName().toString().split("-", 2)[0]).equals(wanted))
+                    .findFirst();
+        }
     }
 
     private static List<String> nativeFiles(Path generation) throws IOException {

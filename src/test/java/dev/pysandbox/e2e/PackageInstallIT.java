@@ -44,9 +44,10 @@ class PackageInstallIT {
         PackagesIT.deleteTree(PACKAGES);
         Files.createDirectories(WHEELS);
         wheel(WHEELS, "tinywheel", Map.of("tinywheel/__init__.py", "VALUE = 7\n".getBytes(StandardCharsets.UTF_8)));
+        wheel(WHEELS, "secondwheel", Map.of("secondwheel.py", "VALUE = 8\n".getBytes(StandardCharsets.UTF_8)));
         wheel(WHEELS, "nativewheel", Map.of("nativewheel/__init__.py", new byte[0],
                 "nativewheel/_speedups.so", new byte[] {0x7f, 'E', 'L', 'F'}));
-        server = SandboxServer.start("--workers=1", "--packages.dir=" + PACKAGES, "--imports.allow=tinywheel,nativewheel");
+        server = SandboxServer.start("--workers=1", "--packages.dir=" + PACKAGES, "--imports.allow=tinywheel,secondwheel,nativewheel");
     }
 
     @AfterAll
@@ -67,11 +68,20 @@ class PackageInstallIT {
         assertEquals("7\n", server.python("import tinywheel\nprint(tinywheel.VALUE)").get("stdout"),
                 "the running server's next call sees the install");
 
+        // The next install checks what it changed: tinywheel's files are as they were when it was checked.
+        Outcome second = command("install", "secondwheel");
+        assertEquals(0, second.exitCode(), second.output());
+        String checking = second.output().lines().filter(line -> line.startsWith("Checking that")).findFirst().orElse("");
+        assertTrue(checking.matches("Checking that secondwheel imports in the sandbox \\([0-9]+ other modules?"
+                + " unchanged since (its|their) check\\)\\.\\.\\."), second.output());
+        assertEquals("7 8\n", server.python("import tinywheel, secondwheel\nprint(tinywheel.VALUE, secondwheel.VALUE)")
+                .get("stdout"));
+
         Outcome list = command("list");
         assertEquals(0, list.exitCode(), list.output());
         assertTrue(list.output().contains("  tinywheel 1.0\n"), list.output());
 
-        Outcome uninstall = command("uninstall", "tinywheel");
+        Outcome uninstall = command("uninstall", "tinywheel", "secondwheel");
         assertEquals(0, uninstall.exitCode(), uninstall.output());
         assertTrue(((String) server.python("import tinywheel").get("error_message")).contains("not installed"));
 

@@ -39,21 +39,23 @@ import dev.pysandbox.wire.WireCodec;
  * an empty folder and started with {@code JAVA_HOME} unset and no {@code java} on {@code PATH}; the MCP Bundle
  * unpacked and started with the command and arguments a desktop host makes of its manifest (the mcpb package's own
  * {@code getMcpConfigForManifest}, with {@code user_config} substituted); and the one version that the jar, the
- * server's {@code initialize}, the bundle's manifest and {@code server.json} all report. (server.json is not yet
- * checked against the registry's published schema: no copy of it is reachable from this machine.)
+ * server's {@code initialize}, the bundle's manifest and {@code server.json} all report; and server.json checked
+ * against the MCP registry's published schema (see {@link RegistrySchema} for where that comes from).
  */
 class ReleaseIT {
     private static final Path ROOT = SandboxServer.PROJECT_ROOT;
     private static final Path DIST = ROOT.resolve("target/dist");
     private static final String VERSION = System.getProperty("project.version");
     private static final String NAME = "python-sandbox-mcp-" + VERSION;
+    /** The GitHub repository the release is published from, as a release maker names it to dist. */
+    private static final String REPOSITORY = "https://github.com/example-owner/python-sandbox-mcp";
 
     @TempDir
     Path temp;
 
     @BeforeAll
     static void makeTheRelease() throws Exception {
-        Process dist = new ProcessBuilder(SandboxServer.LAUNCHER.toString(), "dist").redirectErrorStream(true).start();
+        Process dist = new ProcessBuilder(SandboxServer.LAUNCHER.toString(), "dist", "--repository", REPOSITORY).redirectErrorStream(true).start();
         String distLog = new String(dist.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertTrue(dist.waitFor(15, TimeUnit.MINUTES), "dist did not finish");
         System.err.println(distLog);
@@ -71,15 +73,34 @@ class ReleaseIT {
             assertEquals("python-sandbox-mcp", server.init.serverInfo().name());
             assertEquals(VERSION, server.init.serverInfo().version());
         }
-        if (Files.exists(DIST.resolve("server.json"))) {
-            Map<String, Object> registry = json(DIST.resolve("server.json"));
-            assertEquals(VERSION, registry.get("version"));
-            Map<String, Object> bundle = first(registry.get("packages"));
-            assertEquals(VERSION, bundle.get("version"));
-            assertTrue(((String) bundle.get("identifier")).endsWith("/" + NAME + "-linux-x64.mcpb"), bundle.toString());
-            assertEquals(sha256(DIST.resolve(NAME + "-linux-x64.mcpb")), bundle.get("fileSha256"));
-            assertEquals(VERSION, json(DIST.resolve("bundle/manifest.json")).get("version"));
-        }
+        Map<String, Object> registry = json(DIST.resolve("server.json"));
+        assertEquals(VERSION, registry.get("version"));
+        Map<String, Object> bundle = first(registry.get("packages"));
+        assertEquals(VERSION, bundle.get("version"));
+        assertEquals(sha256(DIST.resolve(NAME + "-linux-x64.mcpb")), bundle.get("fileSha256"));
+        assertEquals(VERSION, json(DIST.resolve("bundle/manifest.json")).get("version"));
+    }
+
+    @Test
+    void theRegistryEntryNamesTheRepositoryItIsPublishedFrom() throws Exception {
+        Map<String, Object> registry = json(DIST.resolve("server.json"));
+        assertEquals("io.github.example-owner/python-sandbox-mcp", registry.get("name"));
+        assertEquals(Map.of("url", REPOSITORY, "source", "github"), registry.get("repository"));
+        assertEquals(REPOSITORY + "/releases/download/v" + VERSION + "/" + NAME + "-linux-x64.mcpb",
+                first(registry.get("packages")).get("identifier"));
+    }
+
+    @Test
+    void theRegistryEntryMeetsThePublishedSchema() throws Exception {
+        String entry = Files.readString(DIST.resolve("server.json"));
+        RegistrySchema published = RegistrySchema.atOrSkip((String) json(DIST.resolve("server.json")).get("$schema"));
+        System.err.println("server.json checked against " + published.source());
+        assertEquals(List.of(), published.errorsIn(entry));
+        // The same schema refuses an entry the registry would refuse, so a schema that checks nothing cannot pass.
+        String unnamed = entry.replace("\"name\": \"io.github.", "\"name\": \"no slash io.github.");
+        assertFalse(published.errorsIn(unnamed).isEmpty(), unnamed);
+        String noPackageType = entry.replace("\"registryType\": \"mcpb\",", "");
+        assertFalse(published.errorsIn(noPackageType).isEmpty(), noPackageType);
     }
 
     @Test
