@@ -7,8 +7,8 @@
 #                                                 validated and packed by the mcpb CLI, pinned and installed under
 #                                                 target/tools/ from npm
 #   server.json                                   the MCP registry's entry for the bundle (src/dist/server.json),
-#                                                 downloaded from the GitHub repository's releases: the one
-#                                                 --repository names, or origin's when it is on GitHub
+#                                                 which it points at on the release page of the GitHub repository
+#                                                 --repository names (origin's when that is on GitHub)
 # Every copy keeps its file's modification time: the JVM takes an AOT cache only with the very jars it was
 # trained on, and checks them by size and time (BENCHMARKS.md, "Release").
 set -euo pipefail

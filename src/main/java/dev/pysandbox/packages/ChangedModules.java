@@ -122,7 +122,8 @@ final class ChangedModules {
         Set<String> requires = new HashSet<>();
         Matcher requirement = REQUIREMENT.matcher(metadata);
         while (requirement.find()) {
-            requires.add(PackageFolder.distributionName(requirement.group(1))); // markers and extras left aside: more checks, never fewer
+            // Markers and extras are left aside: a requirement read too widely means more checks, never fewer.
+            requires.add(PackageFolder.distributionName(requirement.group(1)));
         }
         Set<String> modules = new HashSet<>();
         for (String line : files.lines().toList()) {

@@ -55,7 +55,8 @@ class ReleaseIT {
 
     @BeforeAll
     static void makeTheRelease() throws Exception {
-        Process dist = new ProcessBuilder(SandboxServer.LAUNCHER.toString(), "dist", "--repository", REPOSITORY).redirectErrorStream(true).start();
+        Process dist = new ProcessBuilder(SandboxServer.LAUNCHER.toString(), "dist", "--repository", REPOSITORY)
+                .redirectErrorStream(true).start();
         String distLog = new String(dist.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertTrue(dist.waitFor(15, TimeUnit.MINUTES), "dist did not finish");
         System.err.println(distLog);
