@@ -98,8 +98,8 @@ class ReleaseIT {
         System.err.println("server.json checked against " + published.source());
         assertEquals(List.of(), published.errorsIn(entry));
         // The same schema refuses an entry the registry would refuse, so a schema that checks nothing cannot pass.
-        String unnamed = entry.replace("\"name\": \"io.github.", "\"name\": \"no slash io.github.");
-        assertFalse(published.errorsIn(unnamed).isEmpty(), unnamed);
+        String withoutNamespace = entry.replace("\"name\": \"io.github.example-owner/", "\"name\": \"");
+        assertFalse(published.errorsIn(withoutNamespace).isEmpty(), withoutNamespace);
         String noPackageType = entry.replace("\"registryType\": \"mcpb\",", "");
         assertFalse(published.errorsIn(noPackageType).isEmpty(), noPackageType);
     }
