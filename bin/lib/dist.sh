@@ -37,11 +37,11 @@ while [ $# -gt 0 ]; do
   esac
 done
 github_repository() { # URL: https://github.com/OWNER/NAME, from the https or ssh form, or nothing
-  printf '%s\n' "$1" | sed -n -E 's#^(https://github\.com/|git@github\.com:|ssh://git@github\.com/)([A-Za-z0-9-]+)/([A-Za-z0-9._-]+)$#https://github.com/\2/\3#p' \
-    | sed -E 's#(\.git)?/*$##'
+  printf '%s\n' "${1%/}" | sed -n -E 's#^(https://github\.com/|git@github\.com:|ssh://git@github\.com/)([A-Za-z0-9-]+)/([A-Za-z0-9._-]+)$#https://github.com/\2/\3#p' \
+    | sed -E 's#\.git$##'
 }
 if [ -n "$REPOSITORY_URL" ]; then
-  PUBLISHED_FROM=$(github_repository "${REPOSITORY_URL%/}")
+  PUBLISHED_FROM=$(github_repository "$REPOSITORY_URL")
   [ -n "$PUBLISHED_FROM" ] || fail "--repository $REPOSITORY_URL is not a GitHub repository's address (https://github.com/OWNER/NAME)"
 else
   ORIGIN=$(git -C "$ROOT" remote get-url origin 2>/dev/null || true)

@@ -52,14 +52,14 @@ final class CPythonWheels {
     /** Whether a requirement ({@code PyYAML==6.0.3}) names one of {@link #WITH_PURE_FALLBACK}. */
     static boolean hasPureFallback(String requirement) {
         Matcher name = Pattern.compile("^[A-Za-z0-9._-]+").matcher(requirement.strip());
-        return name.find() && WITH_PURE_FALLBACK.contains(normalize(name.group()));
+        return name.find() && WITH_PURE_FALLBACK.contains(PackageFolder.distributionName(name.group()));
     }
 
     /** The requirement pip could not find a wheel for, if it is one of {@link #WITH_PURE_FALLBACK}. */
     static Optional<String> missingWithFallback(String pipOutput) {
         Matcher matcher = NOT_FOUND.matcher(pipOutput);
         while (matcher.find()) {
-            if (WITH_PURE_FALLBACK.contains(normalize(matcher.group(1)))) {
+            if (WITH_PURE_FALLBACK.contains(PackageFolder.distributionName(matcher.group(1)))) {
                 return Optional.of(matcher.group(1) + matcher.group(2));
             }
         }
@@ -174,9 +174,5 @@ final class CPythonWheels {
             case "aarch64", "arm64" -> "aarch64";
             default -> null;
         };
-    }
-
-    private static String normalize(String name) {
-        return name.toLowerCase(Locale.ROOT).replaceAll("[-_.]+", "-");
     }
 }

@@ -32,7 +32,6 @@ final class ChangedModules {
     static final String STAMP = ".pysandbox-import-check";
     private static final Pattern REQUIREMENT = Pattern.compile("^Requires-Dist:\\s*([A-Za-z0-9][A-Za-z0-9._-]*)",
             Pattern.MULTILINE);
-    private static final Pattern NAME = Pattern.compile("^Name:\\s*(\\S+)", Pattern.MULTILINE);
 
     private ChangedModules() {
     }
@@ -106,7 +105,7 @@ final class ChangedModules {
             for (Path info : (Iterable<Path>) entries::iterator) {
                 String folder = info.getFileName().toString();
                 if (folder.endsWith(".dist-info") && Files.isDirectory(info)) {
-                    Distribution d = distribution(info, folder);
+                    Distribution d = distribution(info, PackageFolder.distributionOf(folder));
                     distributions.put(d.name(), d);
                 }
             }
@@ -114,11 +113,9 @@ final class ChangedModules {
         return distributions;
     }
 
-    private static Distribution distribution(Path info, String folder) throws IOException {
+    private static Distribution distribution(Path info, String distribution) throws IOException {
         String metadata = readIfThere(info.resolve("METADATA"));
         String files = readIfThere(info.resolve("RECORD"));
-        Matcher name = NAME.matcher(metadata);
-        String distribution = PackageFolder.distributionName(name.find() ? name.group(1) : folder.split("-", 2)[0]);
         Set<String> requires = new HashSet<>();
         Matcher requirement = REQUIREMENT.matcher(metadata);
         while (requirement.find()) {

@@ -97,6 +97,11 @@ public final class PackageFolder {
         return name.toLowerCase(Locale.ROOT).replaceAll("[-_.]+", "-");
     }
 
+    /** The distribution a pip {@code NAME-VERSION.dist-info} folder is for, as {@link #distributionName} gives it. */
+    static String distributionOf(String distInfoFolder) {
+        return distributionName(distInfoFolder.split("-", 2)[0]);
+    }
+
     /** A new, empty generation folder, numbered after every one there is. */
     public Path newGeneration() throws IOException {
         Files.createDirectories(root);

@@ -187,7 +187,7 @@ public final class PackageInstaller {
         String wanted = PackageFolder.distributionName(name);
         try (Stream<Path> entries = Files.list(generation)) {
             return entries.filter(entry -> entry.getFileName().toString().endsWith(".dist-info"))
-                    .filter(entry -> PackageFolder.distributionName(entry.getFileName().toString().split("-", 2)[0]).equals(wanted))
+                    .filter(entry -> PackageFolder.distributionOf(entry.getFileName().toString()).equals(wanted))
                     .findFirst();
         }
     }
