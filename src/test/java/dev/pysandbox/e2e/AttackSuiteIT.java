@@ -2,6 +2,7 @@ package dev.pysandbox.e2e;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
 import java.net.InetAddress;
@@ -288,11 +289,10 @@ class AttackSuiteIT {
         String xdg = System.getenv("XDG_CACHE_HOME");
         Path cache = (xdg == null || xdg.isBlank() ? Path.of(System.getProperty("user.home"), ".cache") : Path.of(xdg))
                 .resolve("python-sandbox-mcp");
-        if (Files.isDirectory(cache)) {
-            try (Stream<Path> files = Files.walk(cache)) {
-                List<Path> planted = files.filter(p -> p.getFileName().toString().startsWith("evil_planted")).toList();
-                assertEquals(List.of(), planted, "planted code in the standard library");
-            }
+        assertTrue(Files.isDirectory(cache), "no standard library unpacked at " + cache + ": the check would see nothing");
+        try (Stream<Path> files = Files.walk(cache)) {
+            List<Path> planted = files.filter(p -> p.getFileName().toString().startsWith("evil_planted")).toList();
+            assertEquals(List.of(), planted, "planted code in the standard library");
         }
     }
 }

@@ -304,6 +304,7 @@ class CodeModeIT {
                 return;
             }
         }
+        throw new AssertionError("no worker answered after 10 calls: the pool did not replace the killed workers");
     }
 
     @Test

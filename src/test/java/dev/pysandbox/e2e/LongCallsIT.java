@@ -2,9 +2,7 @@ package dev.pysandbox.e2e;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import java.nio.file.Files;
 import java.util.List;
 import java.util.Map;
 
@@ -30,8 +28,7 @@ class LongCallsIT {
 
     @BeforeAll
     static void theBuildPreparedTheJitRuntime() {
-        assumeTrue(Files.isDirectory(SandboxServer.PROJECT_ROOT.resolve("target/worker-runtime/jit-lib")),
-                "the build prepares the JIT runtime only on JDK 25");
+        WorkerRuntimeIT.assumeTheBuildPreparedTheWorkerRuntime();
     }
 
     /** One interpreter-only worker and the JIT worker, moving after a second, tagged for finding their processes. */

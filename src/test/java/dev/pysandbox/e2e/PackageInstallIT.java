@@ -2,7 +2,6 @@ package dev.pysandbox.e2e;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -118,8 +117,8 @@ class PackageInstallIT {
     void zoneinfoFindsItsTimeZonesInTheTzdataPackageWhenTheHostHasNone() throws Exception {
         // A real wheel, from wherever this machine's pip configuration points; the test cannot build tz data.
         Outcome install = commandWithTheMachinesPip("install", "tzdata");
-        assumeTrue(install.exitCode() == 0 || !install.output().contains("No matching distribution found for tzdata"),
-                "no tzdata wheel is reachable with this machine's pip configuration");
+        // The suite needs a pip configuration naming an index that has these wheels (README, "Set-up: two
+        // commands"): no PyPI over the network here, and a skip for its absence would be a check that cannot fail.
         assertEquals(0, install.exitCode(), install.output());
         String packageOnly = "import zoneinfo, datetime\nzoneinfo.reset_tzpath([])\n";
         Map<String, Object> result = server.python(packageOnly + """
@@ -146,8 +145,6 @@ class PackageInstallIT {
         Path packages = SandboxServer.PROJECT_ROOT.resolve("target/it-common-packages");
         PackagesIT.deleteTree(packages);
         Outcome install = run(false, packages, "install", "--profile", "common");
-        assumeTrue(install.exitCode() == 0 || !install.output().contains("No matching distribution found"),
-                "the common profile's packages are not all reachable with this machine's pip configuration");
         assertEquals(0, install.exitCode(), install.output());
         Outcome run = run(false, packages, "run", "--imports.profile=common", "--workers=1", "-c", """
                 import yaml, jmespath, tabulate, jinja2, attrs, more_itertools, toolz, pytz

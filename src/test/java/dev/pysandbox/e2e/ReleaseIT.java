@@ -129,7 +129,7 @@ class ReleaseIT {
 
     @Test
     void theBundleStartsAsADesktopHostStartsIt() throws Exception {
-        NodeToolchain.assumePresent("MCP Bundle");
+        NodeToolchain.requirePresent("MCP Bundle");
         Path bundle = DIST.resolve(NAME + "-linux-x64.mcpb");
         Path installed = Files.createDirectory(temp.resolve("extension"));
         unzip(bundle, installed);

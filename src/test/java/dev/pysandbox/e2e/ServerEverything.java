@@ -26,7 +26,7 @@ final class ServerEverything {
 
     /** Installs the pinned package unless already there, and returns the path of its entry script. */
     static Path install() throws IOException, InterruptedException {
-        NodeToolchain.assumePresent("server-everything");
+        NodeToolchain.requirePresent("server-everything");
         Path packageDir = DIR.resolve("node_modules/" + PACKAGE);
         Path installed = packageDir.resolve("package.json");
         if (!Files.exists(installed) || !Files.readString(installed).contains("\"version\": \"" + VERSION + "\"")) {

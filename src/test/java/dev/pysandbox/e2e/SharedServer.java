@@ -11,8 +11,10 @@ import java.nio.file.Path;
  * run_python tests use, including a symlink that points out of the root.
  */
 final class SharedServer {
-    static final Path RUN_ROOT = SandboxServer.PROJECT_ROOT.resolve("target/it-run-root");
-    static final Path OUTSIDE = SandboxServer.PROJECT_ROOT.resolve("target/it-outside-root");
+    /** One folder for each test JVM (the suite runs two), since each JVM starts a shared server of its own. */
+    private static final Path FOLDER = SandboxServer.PROJECT_ROOT.resolve("target/it-shared-server").resolve(System.getProperty("it.fork", "fork-1"));
+    static final Path RUN_ROOT = FOLDER.resolve("it-run-root");
+    static final Path OUTSIDE = FOLDER.resolve("it-outside-root");
 
     private static SandboxServer server;
 

@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
+import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
@@ -17,25 +18,47 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Predicate;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
+import org.junit.jupiter.api.TestMethodOrder;
 
 /**
- * The soak: many calls at 16 in flight with hostile payloads mixed in. Every call must get its own right
- * answer (no call lost, none answered with another's output, no hostile call answered as a success), and
- * the server's resident memory after the run must be within 20% of what it was after warm-up.
+ * The soak: calls at 16 in flight through a real server and client on the default configuration, with hostile
+ * payloads mixed in. Every call must get its own right answer (no call lost, none answered with another's output
+ * or input, no hostile call answered as a success); the server's resident memory after the run must be within
+ * 20% of what it was after warm-up; and calls of new text must leave each worker's heap where it was.
  *
- * <p>Out of the default suite because it runs for tens of minutes: every hostile call recycles a worker.
- * Run it with {@code bin/soak} (README); {@code -Dsoak.calls}, {@code -Dsoak.hostile-percent} tune it.
+ * <p>In the suite it runs short, about three minutes: {@value #SUITE_CALLS} mixed calls after
+ * {@value #WARM_UP_CALLS} to warm up and {@value #SUITE_NEW_TEXT_CALLS} of new text, each defining functions, a
+ * class, a lambda and comprehensions. That is enough for the leaks fixed before to fail it: GraalPy kept every
+ * function any context defined compiled in its engine, and contexts kept that way add to the heap with every
+ * call (BENCHMARKS.md, "Sessions that last"). {@code bin/soak} runs the long soak, 10,000 mixed calls
+ * ({@code -Dsoak.calls}, {@code -Dsoak.new-text-calls} and {@code -Dsoak.hostile-percent} tune it). This class also
+ * is the suite's load test: it replaced one of 500 benign calls, which proved a subset of the same rules.
  */
-@EnabledIfSystemProperty(named = "soak", matches = "true")
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class SoakIT {
-    private static final int CALLS = Integer.getInteger("soak.calls", 10_000);
+    private static final int SUITE_CALLS = 600;
+    private static final int SUITE_NEW_TEXT_CALLS = 400;
+    private static final int CALLS = Integer.getInteger("soak.calls", SUITE_CALLS);
+    private static final int NEW_TEXT_CALLS = Integer.getInteger("soak.new-text-calls", SUITE_NEW_TEXT_CALLS);
     private static final int HOSTILE_PERCENT = Integer.getInteger("soak.hostile-percent", 5);
     private static final int IN_FLIGHT = 16;
-    private static final int WARM_UP_CALLS = 400;
+    private static final int WARM_UP_CALLS = 200;
+    /** How much a worker's heap after a full collection may grow over the new-text calls. */
+    private static final double WORKER_HEAP_GROWTH = 1.10;
     private static final String TAG = "pysandbox.soak=" + ProcessHandle.current().pid();
+
+    private static SandboxServer server;
+    private static ProcessHandle serverProcess;
+    private static long serverRssAfterWarmUp;
+    private static Map<String, Long> serverNativeAfterWarmUp;
 
     /** A hostile payload and what its answer must look like. */
     record Hostile(String name, String code, int timeout, Predicate<Map<String, Object>> expected) {
@@ -56,46 +79,81 @@ class SoakIT {
                             + "b['print'] = lambda *a, **k: None\nresult = 'poisoned'",
                     60, r -> "success".equals(r.get("status")) && "poisoned".equals(r.get("result"))));
 
-    @Test
-    void tenThousandMixedCallsAllAnsweredRightAndServerMemoryStaysFlat() throws Exception {
+    @BeforeAll
+    static void startAndWarmUp() throws Exception {
         // Native memory tracking in the server, so that if its memory grows the report says where.
         Map<String, String> tracking = Map.of("JAVA_TOOL_OPTIONS", "-XX:NativeMemoryTracking=summary");
-        try (SandboxServer server = SandboxServer.start(tracking, "--worker.jvm-options=-D" + TAG)) {
-            ProcessHandle serverProcess = SandboxServer.serverTagged(TAG);
-            // Warm up the way the run goes, 16 in flight, so the server's heap has grown to its working size.
-            List<String> warmUpWrong = new CopyOnWriteArrayList<>();
-            callConcurrently(server, serverProcess, -WARM_UP_CALLS, 0, 0, warmUpWrong, new ConcurrentHashMap<>());
-            assertEquals(List.of(), warmUpWrong);
-            long rssAfterWarmUp = residentKbAfterGc(serverProcess);
-            Map<String, Long> nativeAfterWarmUp = committedKbByArea(serverProcess);
-
-            List<String> wrong = new CopyOnWriteArrayList<>();
-            Map<String, AtomicInteger> hostileCounts = new ConcurrentHashMap<>();
-            long start = System.nanoTime();
-            callConcurrently(server, serverProcess, 0, CALLS, HOSTILE_PERCENT, wrong, hostileCounts);
-            double seconds = (System.nanoTime() - start) / 1e9;
-            long rssAfterRun = residentKbAfterGc(serverProcess);
-            Map<String, Long> nativeAfterRun = committedKbByArea(serverProcess);
-            nativeAfterRun.forEach((area, kb) -> {
-                long before = nativeAfterWarmUp.getOrDefault(area, 0L);
-                if (Math.abs(kb - before) >= 1024) {
-                    System.out.printf("[soak] server %s: %d MB committed after warm-up, %d MB after the run%n",
-                            area, before / 1024, kb / 1024);
-                }
-            });
-            System.out.printf("[soak] %d calls (%s hostile) in %.0f s, %.1f calls/s; server RSS %d MB after warm-up, %d MB after the run%n",
-                    CALLS, hostileCounts, seconds, CALLS / seconds, rssAfterWarmUp / 1024, rssAfterRun / 1024);
-
-            assertEquals(List.of(), wrong.stream().limit(20).toList(), wrong.size() + " wrong or lost answers");
-            assertTrue(hostileCounts.values().stream().mapToInt(AtomicInteger::get).sum() > 0, "hostile calls were mixed in");
-            assertTrue(rssAfterRun <= rssAfterWarmUp * 1.2,
-                    "server RSS grew from " + rssAfterWarmUp + " kB to " + rssAfterRun + " kB");
-        }
+        server = SandboxServer.start(tracking, "--worker.jvm-options=-D" + TAG);
+        serverProcess = SandboxServer.serverTagged(TAG);
+        // Warm up the way the run goes, 16 in flight, so the server's heap has grown to its working size.
+        List<String> warmUpWrong = new CopyOnWriteArrayList<>();
+        callConcurrently(-WARM_UP_CALLS, 0, n -> checkBenign(n, warmUpWrong));
+        assertEquals(List.of(), warmUpWrong);
     }
 
-    /** Calls numbered {@code from} to {@code to - 1}, 16 at a time; each wrong or lost answer is added to {@code wrong}. */
-    private static void callConcurrently(SandboxServer server, ProcessHandle serverProcess, int from, int to,
-            int hostilePercent, List<String> wrong, Map<String, AtomicInteger> hostileCounts) throws Exception {
+    @AfterAll
+    static void stop() {
+        server.close();
+    }
+
+    /**
+     * Each call defines functions, a class, a lambda and comprehensions of new text, as agent code does, in a
+     * fresh context of its own. Run before the hostile calls, which may replace workers: the same workers must
+     * serve the whole run, or the comparison would be between two workers.
+     */
+    @Test
+    @Order(1)
+    void callsOfNewTextLeaveEachWorkersHeapWhereItWas() throws Exception {
+        List<ProcessHandle> workers = SandboxServer.workersTagged(TAG);
+        assertTrue(!workers.isEmpty(), "the server's workers carry the tag");
+        Map<Long, Long> before = heapsAfterCollection(workers);
+        List<String> wrong = new CopyOnWriteArrayList<>();
+        callConcurrently(0, NEW_TEXT_CALLS, n -> checkNewText(n, wrong));
+        assertEquals(List.of(), wrong.stream().limit(20).toList(), wrong.size() + " wrong or lost answers");
+        assertEquals(before.keySet(), pids(SandboxServer.workersTagged(TAG)),
+                "a worker was replaced during the run, so its heap cannot be compared");
+        Map<Long, Long> after = heapsAfterCollection(workers);
+        System.out.printf("[soak] %d calls of new text; worker heap after a full collection, MB, before -> after: %s%n",
+                NEW_TEXT_CALLS, describe(before, after));
+        before.forEach((pid, heap) -> assertTrue(after.get(pid) <= heap * WORKER_HEAP_GROWTH,
+                "worker " + pid + ": heap after a full collection grew from " + heap + " to " + after.get(pid) + " bytes"));
+    }
+
+    @Test
+    @Order(2)
+    void mixedCallsAreAllAnsweredRightAndServerMemoryStaysFlat() throws Exception {
+        serverRssAfterWarmUp = residentKbAfterGc(serverProcess);
+        serverNativeAfterWarmUp = committedKbByArea(serverProcess);
+        List<String> wrong = new CopyOnWriteArrayList<>();
+        Map<String, AtomicInteger> hostileCounts = new ConcurrentHashMap<>();
+        long start = System.nanoTime();
+        callConcurrently(0, CALLS, n -> mixed(n, wrong, hostileCounts));
+        double seconds = (System.nanoTime() - start) / 1e9;
+        long rssAfterRun = residentKbAfterGc(serverProcess);
+        Map<String, Long> nativeAfterRun = committedKbByArea(serverProcess);
+        nativeAfterRun.forEach((area, kb) -> {
+            long before = serverNativeAfterWarmUp.getOrDefault(area, 0L);
+            if (Math.abs(kb - before) >= 1024) {
+                System.out.printf("[soak] server %s: %d MB committed after warm-up, %d MB after the run%n",
+                        area, before / 1024, kb / 1024);
+            }
+        });
+        System.out.printf("[soak] %d calls (%s hostile) in %.0f s, %.1f calls/s; server RSS %d MB after warm-up, %d MB after the run%n",
+                CALLS, hostileCounts, seconds, CALLS / seconds, serverRssAfterWarmUp / 1024, rssAfterRun / 1024);
+
+        assertEquals(List.of(), wrong.stream().limit(20).toList(), wrong.size() + " wrong or lost answers");
+        assertTrue(hostileCounts.values().stream().mapToInt(AtomicInteger::get).sum() > 0, "hostile calls were mixed in");
+        assertTrue(rssAfterRun <= serverRssAfterWarmUp * 1.2,
+                "server RSS grew from " + serverRssAfterWarmUp + " kB to " + rssAfterRun + " kB");
+    }
+
+    /** One call of the soak's traffic, numbered n; what it got wrong goes to {@code wrong}. */
+    private interface Call {
+        void make(int n);
+    }
+
+    /** Calls numbered {@code from} to {@code to - 1}, 16 at a time; a call that throws is counted as lost. */
+    private static void callConcurrently(int from, int to, Call call) throws Exception {
         AtomicInteger next = new AtomicInteger(from);
         long start = System.nanoTime();
         ExecutorService clients = Executors.newFixedThreadPool(IN_FLIGHT);
@@ -103,22 +161,7 @@ class SoakIT {
         for (int t = 0; t < IN_FLIGHT; t++) {
             done.add(clients.submit(() -> {
                 for (int n = next.getAndIncrement(); n < to; n = next.getAndIncrement()) {
-                    SplittableRandom random = new SplittableRandom(n);
-                    try {
-                        if (random.nextInt(100) < hostilePercent) {
-                            Hostile hostile = HOSTILE.get(random.nextInt(HOSTILE.size()));
-                            hostileCounts.computeIfAbsent(hostile.name(), k -> new AtomicInteger()).incrementAndGet();
-                            Map<String, Object> result = server.execute(Map.of("language", "python",
-                                    "code", hostile.code(), "timeout", hostile.timeout()));
-                            if (!hostile.expected().test(result)) {
-                                wrong.add(n + " (" + hostile.name() + ") -> " + result);
-                            }
-                        } else {
-                            checkBenign(server, n, wrong);
-                        }
-                    } catch (RuntimeException e) {
-                        wrong.add(n + " -> lost: " + e);
-                    }
+                    call.make(n);
                     if (n > 0 && n % 1000 == 0) {
                         System.out.printf("[soak] %d calls sent, %.0f s, server RSS %d MB%n", n,
                                 (System.nanoTime() - start) / 1e9, residentKb(serverProcess) / 1024);
@@ -133,21 +176,114 @@ class SoakIT {
         clients.shutdown();
     }
 
+    private static void mixed(int n, List<String> wrong, Map<String, AtomicInteger> hostileCounts) {
+        SplittableRandom random = new SplittableRandom(n);
+        if (random.nextInt(100) >= HOSTILE_PERCENT) {
+            checkBenign(n, wrong);
+            return;
+        }
+        Hostile hostile = HOSTILE.get(random.nextInt(HOSTILE.size()));
+        hostileCounts.computeIfAbsent(hostile.name(), k -> new AtomicInteger()).incrementAndGet();
+        try {
+            Map<String, Object> result = server.execute(Map.of("language", "python", "code", hostile.code(),
+                    "timeout", hostile.timeout()));
+            if (!hostile.expected().test(result)) {
+                wrong.add(n + " (" + hostile.name() + ") -> " + result);
+            }
+        } catch (RuntimeException e) {
+            wrong.add(n + " (" + hostile.name() + ") -> lost: " + e);
+        }
+    }
+
     /** A call whose right answer depends on n: stdout, stdin echo and result must all be its own. */
-    private static void checkBenign(SandboxServer server, int n, List<String> wrong) {
+    private static void checkBenign(int n, List<String> wrong) {
         String code = "import sys, json\nline = sys.stdin.readline().strip()\nprint(line, " + n + " * 7)\nresult = json.loads(line)";
-        Map<String, Object> result = server.execute(Map.of("language", "python", "code", code, "stdin", "[" + n + "]\n"));
-        Object value = result.get("result");
-        boolean right = "success".equals(result.get("status"))
-                && ("[" + n + "] " + (n * 7L) + "\n").equals(result.get("stdout"))
-                && value instanceof List<?> list && list.size() == 1 && ((Number) list.get(0)).intValue() == n;
-        if (!right) {
-            wrong.add(n + " -> " + result);
+        try {
+            Map<String, Object> result = server.execute(Map.of("language", "python", "code", code, "stdin", "[" + n + "]\n"));
+            Object value = result.get("result");
+            boolean right = "success".equals(result.get("status"))
+                    && ("[" + n + "] " + (n * 7L) + "\n").equals(result.get("stdout"))
+                    && value instanceof List<?> list && list.size() == 1 && ((Number) list.get(0)).intValue() == n;
+            if (!right) {
+                wrong.add(n + " -> " + result);
+            }
+        } catch (RuntimeException e) {
+            wrong.add(n + " -> lost: " + e);
+        }
+    }
+
+    /** Code no earlier call sent, with the nested code objects GraalPy makes a compiled root of, answering n. */
+    private static void checkNewText(int n, List<String> wrong) {
+        String code = """
+                import statistics
+                class Account_%1$d:
+                    def __init__(self, owner):
+                        self.owner = owner
+                        self.entries = []
+                    def add(self, amount):
+                        self.entries.append(amount)
+                        return self
+                    def balance(self):
+                        return sum(e for e in self.entries if e > -%1$d - 1)
+                def scale_%1$d(values, factor=%1$d):
+                    return [v * factor for v in values]
+                def summary_%1$d(values):
+                    by_parity = {k: [v for v in values if v %% 2 == k] for k in (0, 1)}
+                    return {k: statistics.mean(v) if v else 0 for k, v in by_parity.items()}
+                key_%1$d = lambda pair: (pair[1], pair[0] + %1$d)
+                account = Account_%1$d('n%1$d').add(%1$d).add(1)
+                ranked = sorted(enumerate(scale_%1$d([3, 1, 2])), key=key_%1$d)
+                print(account.balance(), ranked[0][1], summary_%1$d([1, 2, 3, 4])[1])
+                """.formatted(n);
+        try {
+            Map<String, Object> result = server.python(code);
+            String expected = (n + 1) + " " + n + " 2\n";
+            if (!"success".equals(result.get("status")) || !expected.equals(result.get("stdout"))) {
+                wrong.add(n + " -> " + result);
+            }
+        } catch (RuntimeException e) {
+            wrong.add(n + " -> lost: " + e);
         }
     }
 
     private static boolean error(Map<String, Object> result, String status, String messagePart) {
         return status.equals(result.get("status")) && String.valueOf(result.get("error_message")).contains(messagePart);
+    }
+
+    private static java.util.Set<Long> pids(List<ProcessHandle> processes) {
+        return processes.stream().map(ProcessHandle::pid).collect(java.util.stream.Collectors.toSet());
+    }
+
+    private static String describe(Map<Long, Long> before, Map<Long, Long> after) {
+        List<String> rows = new ArrayList<>();
+        before.forEach((pid, heap) -> rows.add(heap / (1024 * 1024) + " -> " + after.get(pid) / (1024 * 1024)));
+        return String.join(", ", rows);
+    }
+
+    /**
+     * Each worker's heap in use right after a full collection (jcmd GC.run, then GC.heap_info), in bytes: what the
+     * worker keeps, not garbage waiting for the collector.
+     */
+    private static Map<Long, Long> heapsAfterCollection(List<ProcessHandle> workers) throws IOException, InterruptedException {
+        Map<Long, Long> heaps = new TreeMap<>();
+        for (ProcessHandle worker : workers) {
+            assertEquals(0, jcmd(worker, "GC.run").exitCode(), "jcmd GC.run on worker " + worker.pid());
+            JcmdOutput info = jcmd(worker, "GC.heap_info");
+            assertEquals(0, info.exitCode(), info.text());
+            heaps.put(worker.pid(), heapUsedBytes(info.text()));
+        }
+        return heaps;
+    }
+
+    /**
+     * The old generation in use from GC.heap_info, right after a full collection: the workers run the parallel
+     * collector, whose full collection moves what survives there. The young generation is left out, since a worker
+     * building its next contexts allocates again between the collection and the report.
+     */
+    static long heapUsedBytes(String heapInfo) {
+        Matcher used = Pattern.compile("(?m)^ParOldGen\\s+total \\d+K, used (\\d+)K").matcher(heapInfo);
+        assertTrue(used.find(), "no old generation in: " + heapInfo);
+        return Long.parseLong(used.group(1)) * 1024;
     }
 
     /**
@@ -163,9 +299,8 @@ class SoakIT {
     /** The server JVM's own account of its committed memory, by area (Java Heap, Class, Code, Thread...). */
     private static Map<String, Long> committedKbByArea(ProcessHandle process) throws IOException, InterruptedException {
         String text = jcmd(process, "VM.native_memory", "summary").text();
-        Map<String, Long> committed = new java.util.TreeMap<>();
-        java.util.regex.Matcher area = java.util.regex.Pattern
-                .compile("(?m)^(?:-\\s+(.+?)|(Total)):? \\(?reserved=\\d+KB, committed=(\\d+)KB").matcher(text);
+        Map<String, Long> committed = new TreeMap<>();
+        Matcher area = Pattern.compile("(?m)^(?:-\\s+(.+?)|(Total)):? \\(?reserved=\\d+KB, committed=(\\d+)KB").matcher(text);
         while (area.find()) {
             committed.put(area.group(1) != null ? area.group(1) : area.group(2), Long.parseLong(area.group(3)));
         }
@@ -175,7 +310,7 @@ class SoakIT {
     private record JcmdOutput(String text, int exitCode) {
     }
 
-    /** Runs a jcmd diagnostic command against the server JVM, with the JDK these tests run on. */
+    /** Runs a jcmd diagnostic command against a JVM, with the JDK these tests run on. */
     private static JcmdOutput jcmd(ProcessHandle process, String... command) throws IOException, InterruptedException {
         List<String> line = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "jcmd").toString(),
                 Long.toString(process.pid())));
@@ -187,17 +322,13 @@ class SoakIT {
 
     private static long residentKb(ProcessHandle process) {
         try {
-            return readResidentKb(process);
+            for (String line : Files.readAllLines(Path.of("/proc", Long.toString(process.pid()), "status"))) {
+                if (line.startsWith("VmRSS:")) {
+                    return Long.parseLong(line.replaceAll("\\D", ""));
+                }
+            }
         } catch (IOException e) {
             throw new java.io.UncheckedIOException(e);
-        }
-    }
-
-    private static long readResidentKb(ProcessHandle process) throws IOException {
-        for (String line : Files.readAllLines(Path.of("/proc", Long.toString(process.pid()), "status"))) {
-            if (line.startsWith("VmRSS:")) {
-                return Long.parseLong(line.replaceAll("\\D", ""));
-            }
         }
         throw new AssertionError("no VmRSS for " + process.pid());
     }

@@ -36,7 +36,7 @@ class TypeScriptClientIT {
 
     @BeforeAll
     static void installTheTypeScriptSdk() throws IOException, InterruptedException {
-        NodeToolchain.assumePresent("TypeScript client");
+        NodeToolchain.requirePresent("TypeScript client");
         Files.createDirectories(CLIENT_DIR);
         Path installed = CLIENT_DIR.resolve("node_modules/@modelcontextprotocol/sdk/package.json");
         if (!Files.exists(installed) || !Files.readString(installed).contains("\"version\": \"" + SDK_VERSION + "\"")) {

@@ -19,14 +19,22 @@ import org.junit.jupiter.api.Test;
  * starts with the AOT cache the build trained for it.
  */
 class WorkerRuntimeIT {
+    /**
+     * The build prepares the workers' runtime only on JDK 25, the one GraalPy 25.0's JIT accepts; the tests run on
+     * the build's JDK. On 25 a missing runtime is a failure, not a skip: the build only warns when linking fails.
+     */
+    static void assumeTheBuildPreparedTheWorkerRuntime() {
+        assumeTrue(Runtime.version().feature() == 25, "the build prepares the workers' runtime on JDK 25 only");
+        assertTrue(Files.isExecutable(SandboxServer.PROJECT_ROOT.resolve("target/worker-runtime/jdk/bin/java")),
+                "the build ran on JDK 25 but prepared no worker runtime: see its prepare-workers output");
+    }
+
     /** What the guest says its GraalPy is. */
     private static final String GRAALPY_VERSION = "import sys\nprint('.'.join(map(str, sys.implementation.version[:3])))";
 
     @Test
     void workersRunTheOptimizingRuntimeFromThePreparedJdkWithItsAotCache() {
-        // The build prepares the runtime only on JDK 25 (the one GraalPy 25.0's JIT accepts).
-        assumeTrue(Files.isExecutable(SandboxServer.PROJECT_ROOT.resolve("target/worker-runtime/jdk/bin/java")),
-                "no worker runtime: the build ran on a JDK other than 25");
+        assumeTheBuildPreparedTheWorkerRuntime();
         String tag = "pysandbox.jit-it=" + ProcessHandle.current().pid();
         try (SandboxServer server = SandboxServer.start("--workers=1", "--worker.jit=auto", "--worker.jvm-options=-D" + tag)) {
             assertEquals("1\n", server.python("print(1)").get("stdout"));
@@ -64,8 +72,7 @@ class WorkerRuntimeIT {
 
     @Test
     void byDefaultWorkersRunInterpreterOnlyFromThePreparedJdkWithTheirOwnAotCache() {
-        assumeTrue(Files.isExecutable(SandboxServer.PROJECT_ROOT.resolve("target/worker-runtime/jdk/bin/java")),
-                "no worker runtime: the build ran on a JDK other than 25");
+        assumeTheBuildPreparedTheWorkerRuntime();
         String tag = "pysandbox.interpreter-it=" + ProcessHandle.current().pid();
         try (SandboxServer server = SandboxServer.start("--workers=1", "--worker.jvm-options=-D" + tag)) {
             assertEquals("1\n", server.python("print(1)").get("stdout"));
