@@ -1,14 +1,17 @@
 #!/usr/bin/env bash
 # `bin/python-sandbox-mcp dist`, after the build: makes the release files in target/dist/ from the build's outputs.
 #   python-sandbox-mcp-VERSION-linux-x64.tar.gz   the server, its workers' Java runtime (linked by the build with
-#                                                 jlink) and AOT caches, config/, README and licences: unpacked
+#                                                 jlink) and AOT caches, config/, README, LICENSE (Apache-2.0) and
+#                                                 THIRD-PARTY.txt (the bundled components' licences): unpacked
 #                                                 anywhere, bin/python-sandbox-mcp runs with no JDK, Maven or network
 #   python-sandbox-mcp-VERSION-linux-x64.mcpb     the same as an MCP Bundle for desktop hosts (src/dist/manifest.json),
 #                                                 validated and packed by the mcpb CLI, pinned and installed under
 #                                                 target/tools/ from npm
 #   server.json                                   the MCP registry's entry for the bundle (src/dist/server.json),
 #                                                 which it points at on the release page of the GitHub repository
-#                                                 --repository names (origin's when that is on GitHub)
+#                                                 --repository names (origin's when that is on GitHub); the
+#                                                 registry's schema (2025-12-11) has no licence field, so the
+#                                                 licence reaches it only as the repository's LICENSE
 # Every copy keeps its file's modification time: the JVM takes an AOT cache only with the very jars it was
 # trained on, and checks them by size and time (BENCHMARKS.md, "Release").
 set -euo pipefail
@@ -66,7 +69,7 @@ place() {
 }
 place "$ROOT/bin/python-sandbox-mcp" "$STAGE/bin/"
 place "$ROOT/config/python-sandbox-mcp.properties" "$STAGE/config/"
-place "$ROOT/README.md" "$ROOT/SECURITY.md" "$STAGE/"
+place "$ROOT/README.md" "$ROOT/SECURITY.md" "$ROOT/LICENSE" "$STAGE/"
 place "$JAR" "$TARGET/lib" "$STAGE/lib/"
 [ -f "$TARGET/server.aot" ] && place "$TARGET/server.aot" "$STAGE/lib/"
 for part in jdk compiler jit-lib worker-interpreter.aot worker-interpreter.aot.classpath worker-jit.aot worker-jit.aot.classpath; do
@@ -93,8 +96,8 @@ licences_of() { # POM
   echo "not named in its POM: see the licence files inside the jar"
 }
 {
-  echo "python-sandbox-mcp $VERSION bundles these components. Their licence texts are inside each jar"
-  echo "(META-INF/) and, for the Java runtime, in lib/worker-runtime/jdk/legal/."
+  echo "python-sandbox-mcp $VERSION is under the Apache License 2.0 (LICENSE). It bundles these components."
+  echo "Their licence texts are inside each jar (META-INF/) and, for the Java runtime, in lib/worker-runtime/jdk/legal/."
   echo
   for jar in $(cd "$STAGE" && find lib -name '*.jar' -not -path 'lib/worker-runtime/jdk/*' | sort); do
     file=$(basename "$jar")

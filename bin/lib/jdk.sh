@@ -1,6 +1,7 @@
-# Sourced by bin/python-sandbox-mcp and bin/test. Finds a JDK 21+ so that a fresh machine, whose default
+# Sourced by bin/python-sandbox-mcp, bin/test and ./mvnw. Finds a JDK 21+ so that a fresh machine, whose default
 # java may be 17, needs no flags: JAVA_HOME first, then java on PATH, then the usual install folders.
 # There a JDK 25 wins, because GraalPy 25.0's JIT runs on JDK 25 only; otherwise the newest.
+# Plain POSIX sh, no bash: ./mvnw is a /bin/sh script (dash on Debian) and sources this too.
 
 MIN_JAVA=21
 

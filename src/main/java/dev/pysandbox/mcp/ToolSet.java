@@ -69,7 +69,8 @@ final class ToolSet implements AutoCloseable {
             thread.setDaemon(true);
             return thread;
         });
-        this.autoInstaller = config.autoInstall() ? new AutoInstaller(config.packagesDir(), notices) : null;
+        this.autoInstaller = config.autoInstall() ? new AutoInstaller(config.packagesDir(), config.autoInstallTimeout(),
+                notices) : null;
         CodeRunner runner = new CodeRunner(sandbox, config.maxCodeBytes(), config.progressInterval(), timers,
                 autoInstaller == null ? modules -> { } : autoInstaller::request);
         this.executeCode = new ExecuteCodeTool(runner, config, codeMode);

@@ -32,20 +32,16 @@ import dev.pysandbox.execution.Notice;
  *
  * <p>Only modules {@link KnownPackages} maps to a distribution are installed, never a name the guest made up.
  * Installs run one at a time, each in a JVM of its own (the operator's {@code install} command, with the
- * server's pip settings), and are stopped after {@link #LIMIT}. A module whose install failed is not tried
- * again for {@link #RETRY_AFTER}. Running servers pick up the new package generation with their next call.
+ * server's pip settings), and are stopped after {@code packages.auto-install-timeout-seconds} (the defaults
+ * file says why 180 s). A module whose install failed is not tried again for {@link #RETRY_AFTER}. Running
+ * servers pick up the new package generation with their next call.
  */
 public final class AutoInstaller implements AutoCloseable {
-    /**
-     * An install starts GraalPy twice (pip; the bytecode compile of the new generation and the import check):
-     * 38 s by hand on the 2-core machine on a slow day (2026-11-26), and over 60 s beside a worker warming itself,
-     * so 60 s failed installs that were only slow. The limit is for a pip that hangs.
-     */
-    static final Duration LIMIT = Duration.ofSeconds(180);
     static final Duration RETRY_AFTER = Duration.ofMinutes(5);
     private static final Logger log = LoggerFactory.getLogger(AutoInstaller.class);
 
     private final Path packagesDir;
+    private final Duration limit;
     private final Consumer<Notice> notices;
     private final Set<String> queued = ConcurrentHashMap.newKeySet();
     private final Map<String, Instant> failed = new ConcurrentHashMap<>();
@@ -57,10 +53,12 @@ public final class AutoInstaller implements AutoCloseable {
 
     /**
      * @param packagesDir the server's package folder ({@code packages.dir})
+     * @param limit       how long an install may run before it is stopped ({@code packages.auto-install-timeout-seconds})
      * @param notices     where the client's user hears that a package was installed or could not be
      */
-    public AutoInstaller(Path packagesDir, Consumer<Notice> notices) {
+    public AutoInstaller(Path packagesDir, Duration limit, Consumer<Notice> notices) {
         this.packagesDir = packagesDir;
+        this.limit = limit;
         this.notices = notices;
     }
 
@@ -92,10 +90,10 @@ public final class AutoInstaller implements AutoCloseable {
             Thread reader = new Thread(() -> readLines(process, lastLines), "auto-install-output");
             reader.setDaemon(true);
             reader.start();
-            if (!process.waitFor(LIMIT.toSeconds(), TimeUnit.SECONDS)) {
+            if (!process.waitFor(limit.toMillis(), TimeUnit.MILLISECONDS)) {
                 process.descendants().forEach(ProcessHandle::destroyForcibly);
                 process.destroyForcibly();
-                fail(module, distribution, "it took longer than " + LIMIT.toSeconds() + " s");
+                fail(module, distribution, "it took longer than " + limit.toSeconds() + " s");
                 return;
             }
             reader.join(1000);

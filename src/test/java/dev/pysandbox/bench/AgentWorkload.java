@@ -58,13 +58,16 @@ public final class AgentWorkload {
      * has its own) and {@code bench.title} its heading.
      */
     public static void main(String[] args) throws Exception {
+        String name = System.getProperty("bench.section", "bench/agent-workload");
+        if (!args[2].equals("-")) {
+            BenchmarksFile.checkOrExit(Path.of(args[2]), name);
+        }
         AgentWorkload bench = new AgentWorkload(Path.of(args[0]), load(Path.of(args[1])), List.of(args).subList(3, args.length));
         bench.run();
         String section = String.join("\n", bench.out) + "\n";
         System.out.print(section);
         if (!args[2].equals("-")) {
-            SpeedBenchmark.replaceSection(Path.of(args[2]), System.getProperty("bench.section", "bench/agent-workload"),
-                    section);
+            BenchmarksFile.writeOrExit(Path.of(args[2]), name, section);
         }
         System.exit(0);
     }

@@ -34,12 +34,15 @@ public final class ScaleTest {
 
     public static void main(String[] args) throws Exception {
         Path root = Path.of(args[0]).toAbsolutePath();
+        if (!args[1].equals("-")) {
+            BenchmarksFile.checkOrExit(Path.of(args[1]), "bin/scale-test");
+        }
         ScaleTest test = new ScaleTest();
         boolean passed = test.run(root);
         String section = String.join("\n", test.out) + "\n";
         System.out.print(section);
         if (!args[1].equals("-")) {
-            SpeedBenchmark.replaceSection(Path.of(args[1]), "bin/scale-test", section);
+            BenchmarksFile.writeOrExit(Path.of(args[1]), "bin/scale-test", section);
         }
         System.exit(passed ? 0 : 1);
     }

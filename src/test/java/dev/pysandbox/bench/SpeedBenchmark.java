@@ -61,12 +61,15 @@ public final class SpeedBenchmark {
     }
 
     public static void main(String[] args) throws Exception {
+        if (args.length > 1) {
+            BenchmarksFile.checkOrExit(Path.of(args[1]), "bench/speed");
+        }
         SpeedBenchmark bench = new SpeedBenchmark(Path.of(args[0]));
         bench.run();
         String section = String.join("\n", bench.out) + "\n";
         System.out.print(section);
         if (args.length > 1) {
-            replaceSection(Path.of(args[1]), "bench/speed", section);
+            BenchmarksFile.writeOrExit(Path.of(args[1]), "bench/speed", section);
         }
         System.exit(0);
     }
@@ -296,22 +299,6 @@ public final class SpeedBenchmark {
 
     private static double millis(long startNanos) {
         return (System.nanoTime() - startNanos) / 1e6;
-    }
-
-    /** Puts {@code section} between the markers {@code <!-- NAME:begin/end -->} of BENCHMARKS.md, or appends it with them. */
-    static void replaceSection(Path file, String name, String section) throws IOException {
-        String begin = "<!-- " + name + ":begin -->";
-        String end = "<!-- " + name + ":end -->";
-        String text = Files.exists(file) ? Files.readString(file) : "# Benchmarks\n";
-        String block = begin + "\n" + section + end;
-        int b = text.indexOf(begin);
-        int e = text.indexOf(end);
-        if (b >= 0 && e > b) {
-            text = text.substring(0, b) + block + text.substring(e + end.length());
-        } else {
-            text = text.stripTrailing() + "\n\n" + block + "\n";
-        }
-        Files.writeString(file, text);
     }
 
     /** A server and its client. */

@@ -34,6 +34,28 @@ class SettingsTest {
         assertTrue(config.workers() >= 1);
     }
 
+    /**
+     * The auto-install limit has one source, the defaults file, which AutoInstaller is given through ServerConfig;
+     * README (its settings table and its Auto-install paragraph) and SECURITY.md name it, and once said 60 s while
+     * the code allowed 180.
+     */
+    @Test
+    void theAutoInstallLimitTheDocumentsNameIsTheDefault() throws Exception {
+        Duration limit = ServerConfig.from(Settings.defaults()).autoInstallTimeout();
+        int mentions = 0;
+        for (String document : java.util.List.of("README.md", "SECURITY.md")) {
+            String text = Files.readString(Path.of(System.getProperty("user.dir"), document));
+            java.util.regex.Matcher documented = java.util.regex.Pattern
+                    .compile("`packages\\.auto-install-timeout-seconds`(?: \\| `|\\s+\\()(\\d+)").matcher(text);
+            while (documented.find()) {
+                assertEquals(limit, Duration.ofSeconds(Long.parseLong(documented.group(1))), document + ": " + documented.group());
+                mentions++;
+            }
+        }
+        assertEquals(3, mentions, "README's settings table and Auto-install paragraph, and SECURITY.md, name the limit");
+        assertTrue(limit.compareTo(Duration.ofSeconds(60)) > 0, "installs take 41-51 s; 60 s failed slow ones");
+    }
+
     @Test
     void longCallsMoveToJitWorkersOnlyWhenAskedAndNeverWhenEveryWorkerHasTheJit() throws Exception {
         assertEquals(LongCallSettings.NONE, ServerConfig.from(Settings.defaults()).longCalls(), "off by default");

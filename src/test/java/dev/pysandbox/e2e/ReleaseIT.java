@@ -112,6 +112,7 @@ class ReleaseIT {
         Path unpacked = Files.createDirectory(temp.resolve("empty"));
         run(List.of("tar", "-xzf", DIST.resolve(NAME + "-linux-x64.tar.gz").toString(), "-C", unpacked.toString()));
         Path launcher = unpacked.resolve(NAME).resolve("bin/python-sandbox-mcp");
+        assertEquals(Files.readString(ROOT.resolve("LICENSE")), Files.readString(unpacked.resolve(NAME).resolve("LICENSE")));
         long started = System.nanoTime();
         try (Started server = Started.with(withoutJava(List.of(launcher.toString(), "--workers=1")), List.of())) {
             assertEquals(VERSION, server.init.serverInfo().version());
@@ -134,6 +135,9 @@ class ReleaseIT {
         Path bundle = DIST.resolve(NAME + "-linux-x64.mcpb");
         Path installed = Files.createDirectory(temp.resolve("extension"));
         unzip(bundle, installed);
+        // The licence, as a file and as the manifest's field (the registry's server.json has none).
+        assertEquals(Files.readString(ROOT.resolve("LICENSE")), Files.readString(installed.resolve("LICENSE")));
+        assertEquals("Apache-2.0", json(installed.resolve("manifest.json")).get("license"));
         // What the host runs: the manifest's command and arguments with ${__dirname} and user_config substituted,
         // by the function the mcpb package gives hosts for it. The user set workers and the default timeout.
         String resolve = """
