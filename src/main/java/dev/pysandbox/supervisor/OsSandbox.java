@@ -53,6 +53,27 @@ final class OsSandbox {
     /** How long a probe may take; each takes milliseconds. */
     private static final long PROBE_SECONDS = 10;
 
+    /**
+     * What a probe runs: {@code env} with an empty environment, which prints nothing and exits 0. Not
+     * {@code true}, which a host's short PATH may lack (a release started as ReleaseIT starts it); {@code env}
+     * must be on PATH anyway, since it starts the bundled bwrap ({@link Bubblewrap#candidates}). By its real
+     * path, as a worker's java is named: inside the layer {@code /tmp} and the home folders are hidden, and a
+     * PATH entry there (such a test's folder of links) would name nothing.
+     */
+    static List<String> trivialCommand(String path) {
+        for (String directory : path == null ? new String[0] : path.split(File.pathSeparator)) {
+            Path env = Path.of(directory.isBlank() ? "." : directory, "env");
+            if (Files.isRegularFile(env) && Files.isExecutable(env)) {
+                try {
+                    return List.of(env.toRealPath().toString(), "-i");
+                } catch (IOException e) {
+                    break;
+                }
+            }
+        }
+        return List.of("env", "-i");
+    }
+
     /** Runs a command once: empty when it exited 0, else why not, in one line. */
     interface Probe {
         Optional<String> failure(List<String> command);
@@ -122,7 +143,10 @@ final class OsSandbox {
         List<String> problems = new ArrayList<>();
         List<String> prefix = new ArrayList<>();
         List<String> layers = new ArrayList<>();
-        Optional<String> prlimit = host.probe().failure(List.of("prlimit", "--core=0", "--", "true"));
+        List<String> trivial = trivialCommand(host.path());
+        List<String> prlimitProbe = new ArrayList<>(List.of("prlimit", "--core=0", "--"));
+        prlimitProbe.addAll(trivial);
+        Optional<String> prlimit = host.probe().failure(prlimitProbe);
         if (prlimit.isEmpty()) {
             prefix.add("prlimit");
             prefix.addAll(RLIMITS);
@@ -137,7 +161,7 @@ final class OsSandbox {
         Bubblewrap chosen = null;
         for (Bubblewrap candidate : candidates) {
             List<String> probe = new ArrayList<>(bwrapPrefix(candidate, writable, readable));
-            probe.add("true");
+            probe.addAll(trivial);
             Optional<String> failure = host.probe().failure(probe);
             if (failure.isEmpty()) {
                 chosen = candidate;

@@ -105,7 +105,18 @@ class OsSandboxDetectionTest {
         assertEquals(OsSandbox.CACHE_MOUNT, sandbox.cacheSeenByWorker(temp.resolve("cache")));
         assertEquals(Optional.empty(), sandbox.absence());
         assertEquals(2, probed.size(), "prlimit and the bundled bwrap, each once: " + probed);
-        assertEquals("true", probed.get(1).get(probed.get(1).size() - 1), "bwrap is probed with a trivial command");
+        assertEquals(List.of("env", "-i"), probed.get(1).subList(probed.get(1).size() - 2, probed.get(1).size()),
+                "bwrap is probed with a trivial command");
+    }
+
+    @Test
+    void theProbeRunsEnvByItsRealPathSinceAFolderOfLinksInTmpIsHiddenInsideTheLayer() throws IOException {
+        Path links = Files.createDirectories(temp.resolve("links"));
+        Path env = executable(temp.resolve("usr/bin/env"));
+        Files.createSymbolicLink(links.resolve("env"), env);
+        assertEquals(List.of(env.toRealPath().toString(), "-i"),
+                OsSandbox.trivialCommand(temp.resolve("empty") + ":" + links));
+        assertEquals(List.of("env", "-i"), OsSandbox.trivialCommand(null));
     }
 
     @Test
