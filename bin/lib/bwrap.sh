@@ -5,7 +5,9 @@
 #   bwrap         Debian's binary (the build machine's release: 12 on the project's), which the server runs with lib/ as its library path (supervisor/Bubblewrap)
 #   lib/          the libraries it links besides glibc: libselinux (which some distributions, Arch for one, do not
 #                 install), the libpcre2-8 that libselinux needs, and libcap
-#   copyright/    each package's Debian copyright file
+#   copyright/    each package's Debian copyright file, and in common-licenses/ the full licence texts those
+#                 name in a Debian system's /usr/share/common-licenses/ (the LGPL-2 that bubblewrap is under,
+#                 among them), which a machine of another distribution lacks
 #   THIRD-PARTY   a line per file: the package and version it came from, and its licence (for the release's
 #                 THIRD-PARTY.txt)
 # The packages are unpacked with bin/lib/debian.sh (apt-get download and dpkg-deb -x: no root, nothing
@@ -42,7 +44,8 @@ runs() { # BUNDLE: the bundled bwrap starts with its own libraries
 }
 
 [ "$(uname -s)" = Linux ] || { say "not bundling bubblewrap: it is Linux's, and this is $(uname -s)"; exit 0; }
-if [ -f "$BUNDLE/THIRD-PARTY" ] && runs "$BUNDLE"; then
+# Done already, by this version of the script (a clean build downloads the archive's current packages).
+if [ "$BUNDLE/THIRD-PARTY" -nt "${BASH_SOURCE[0]}" ] && runs "$BUNDLE"; then
   exit 0
 fi
 say "bundling Debian's bubblewrap into ${BUNDLE#"$PWD"/} (apt-get download, no root needed)"
@@ -63,6 +66,12 @@ for package in "${PACKAGES[@]}"; do
   version=${version%_*}
   printf '%s\t%s %s (Debian): %s; copyright/%s\n' "$file" "$package" "${version//%3a/:}" "${LICENCE[$package]}" \
     "$package" >>"$BUNDLE.new/THIRD-PARTY"
+done
+licences=$(grep -oh '/usr/share/common-licenses/[A-Za-z0-9.-]*[A-Za-z0-9]' "$BUNDLE.new"/copyright/* | sort -u)
+mkdir -p "$BUNDLE.new/copyright/common-licenses"
+for licence in $licences; do
+  [ -f "$licence" ] || give_up "$licence, which a copyright file names, is not on this machine"
+  cp "$licence" "$BUNDLE.new/copyright/common-licenses/"
 done
 # Every library bwrap loads, other than glibc's own, must come from lib/: what it finds elsewhere here, another
 # machine may lack.

@@ -101,7 +101,8 @@ licences_of() { # POM
 {
   echo "python-sandbox-mcp $VERSION bundles these components. Their licence texts are inside each jar"
   echo "(META-INF/), for the Java runtime in lib/worker-runtime/jdk/legal/, and for bubblewrap and its"
-  echo "libraries in lib/bwrap/copyright/."
+  echo "libraries in lib/bwrap/copyright/ (their Debian copyright files, and in common-licenses/ the licence"
+  echo "texts those name)."
   echo
   for jar in $(cd "$STAGE" && find lib -name '*.jar' -not -path 'lib/worker-runtime/jdk/*' | sort); do
     file=$(basename "$jar")

@@ -130,7 +130,10 @@ class ReleaseIT {
         String thirdParty = Files.readString(unpacked.resolve(NAME).resolve("THIRD-PARTY.txt"));
         assertTrue(thirdParty.contains("lib/bwrap/bwrap\tbubblewrap"), thirdParty);
         assertTrue(thirdParty.contains("LGPL-2.0-or-later"), thirdParty);
-        assertTrue(Files.readString(unpacked.resolve(NAME).resolve("lib/bwrap/copyright/bubblewrap")).contains("License: LGPL-2+"));
+        Path copyright = unpacked.resolve(NAME).resolve("lib/bwrap/copyright");
+        assertTrue(Files.readString(copyright.resolve("bubblewrap")).contains("License: LGPL-2+"));
+        assertTrue(Files.readString(copyright.resolve("common-licenses/LGPL-2")).contains("GNU LIBRARY GENERAL PUBLIC LICENSE"),
+                "the licence's full text, which the copyright file names as a Debian system's");
     }
 
     @Test
