@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # `bin/python-sandbox-mcp dist`, after the build: makes the release files in target/dist/ from the build's outputs.
 #   python-sandbox-mcp-VERSION-linux-x64.tar.gz   the server, its workers' Java runtime (linked by the build with
-#                                                 jlink) and AOT caches, config/, README, LICENSE (Apache-2.0) and
+#                                                 jlink) and AOT caches, the bubblewrap the build bundled
+#                                                 (bin/lib/bwrap.sh), config/, README, LICENSE (Apache-2.0) and
 #                                                 THIRD-PARTY.txt (the bundled components' licences): unpacked
 #                                                 anywhere, bin/python-sandbox-mcp runs with no JDK, Maven or network
 #   python-sandbox-mcp-VERSION-linux-x64.mcpb     the same as an MCP Bundle for desktop hosts (src/dist/manifest.json),
@@ -54,6 +55,10 @@ fi
 [ -x "$RUNTIME/bin/java" ] || fail "no linked Java runtime in $RUNTIME: the build links it only when it runs on JDK 25" \
   "(bin/python-sandbox-mcp finds one by itself; set JAVA_HOME to a JDK 25 if it found another)"
 [ "$(uname -s)-$(uname -m)" = Linux-x86_64 ] || fail "the runtime linked here is for $(uname -s)-$(uname -m); releases are made on Linux x86_64"
+# A Linux release carries the workers' OS layer (README, "Security model"): the build bundles it, and tries again
+# here if it could not then.
+bash "$ROOT/bin/lib/bwrap.sh" "$TARGET"
+[ -f "$TARGET/bwrap/THIRD-PARTY" ] || fail "no bubblewrap in $TARGET/bwrap (above: bin/lib/bwrap.sh needs apt-get and the Debian archive)"
 VERSION=$("$RUNTIME/bin/java" -jar "$JAR" --version | awk '{print $2}')
 [ -n "$VERSION" ] || fail "the jar did not say its version"
 NAME="python-sandbox-mcp-$VERSION"
@@ -72,6 +77,7 @@ place "$ROOT/config/python-sandbox-mcp.properties" "$STAGE/config/"
 place "$ROOT/README.md" "$ROOT/SECURITY.md" "$ROOT/LICENSE" "$STAGE/"
 place "$JAR" "$TARGET/lib" "$STAGE/lib/"
 [ -f "$TARGET/server.aot" ] && place "$TARGET/server.aot" "$STAGE/lib/"
+place "$TARGET/bwrap" "$STAGE/lib/"
 for part in jdk compiler jit-lib worker-interpreter.aot worker-interpreter.aot.classpath worker-jit.aot worker-jit.aot.classpath; do
   [ -e "$TARGET/worker-runtime/$part" ] && place "$TARGET/worker-runtime/$part" "$STAGE/lib/worker-runtime/"
 done
@@ -97,7 +103,9 @@ licences_of() { # POM
 }
 {
   echo "python-sandbox-mcp $VERSION is under the Apache License 2.0 (LICENSE). It bundles these components."
-  echo "Their licence texts are inside each jar (META-INF/) and, for the Java runtime, in lib/worker-runtime/jdk/legal/."
+  echo "Their licence texts are inside each jar (META-INF/), for the Java runtime in lib/worker-runtime/jdk/legal/,"
+  echo "and for bubblewrap and its libraries in lib/bwrap/copyright/ (their Debian copyright files, and in"
+  echo "common-licenses/ the licence texts those name)."
   echo
   for jar in $(cd "$STAGE" && find lib -name '*.jar' -not -path 'lib/worker-runtime/jdk/*' | sort); do
     file=$(basename "$jar")
@@ -108,6 +116,8 @@ licences_of() { # POM
   done
   echo
   printf '%s\t%s\n' "lib/worker-runtime/jdk" "$(sed -n 's/^IMPLEMENTOR="\(.*\)"/\1/p' "$RUNTIME/release") $(sed -n 's/^JAVA_RUNTIME_VERSION="\(.*\)"/\1/p' "$RUNTIME/release"): GNU General Public License, version 2, with the Classpath Exception"
+  echo
+  sed -e 's#^#lib/bwrap/#' -e 's#; copyright/#; lib/bwrap/copyright/#' "$TARGET/bwrap/THIRD-PARTY"
 } > "$STAGE/THIRD-PARTY.txt"
 
 # The bundle's files: the same, with manifest.json at the top, without the JIT workers' runtime, which a desktop

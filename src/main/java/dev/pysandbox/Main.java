@@ -23,6 +23,7 @@ import dev.pysandbox.config.ServerConfig;
 import dev.pysandbox.mcp.HttpMcpServer;
 import dev.pysandbox.mcp.SandboxMcpServer;
 import dev.pysandbox.release.Release;
+import dev.pysandbox.supervisor.OsSandboxUnavailable;
 import dev.pysandbox.supervisor.Sandbox;
 import dev.pysandbox.supervisor.WorkerLauncher;
 import dev.pysandbox.supervisor.WorkerRuntimeBuilder;
@@ -103,6 +104,10 @@ public final class Main {
                 SandboxMcpServer.serve(config, sandbox, codeMode, System.in, stdout);
                 log.info("client closed the connection; shutting down");
             }
+        } catch (OsSandboxUnavailable e) {
+            // Before any worker started: one line that says why and how to fix it, no stack trace.
+            log.error(e.getMessage());
+            exitCode = 1;
         } catch (Exception | Error e) {
             // The exit below still stops every child: a failed server must not leave its workers or downstream
             // servers running, nor live on on the SDK's non-daemon threads.

@@ -92,7 +92,10 @@ public final class ServerCacheTraining {
         trained.forget();
         System.err.println("prepare-server: training the server AOT cache (half a minute)");
         Path log = cacheFile.resolveSibling("server-aot-training.log");
-        ProcessBuilder builder = new ProcessBuilder(launcher.toString(), "--workers=1", "--worker.jit-workers=0").redirectError(log.toFile());
+        // Without the OS layer: on Linux the server does not start where bubblewrap cannot run, and a build may run
+        // where it cannot (a container build, deploy/docker/Dockerfile); the training session runs only our code.
+        ProcessBuilder builder = new ProcessBuilder(launcher.toString(), "--workers=1", "--worker.jit-workers=0",
+                "--worker.os-sandbox=off").redirectError(log.toFile());
         builder.environment().put(OUTPUT_VARIABLE, cacheFile.toString());
         builder.environment().put("JAVA_HOME", System.getProperty("java.home"));
         Process server = builder.start();

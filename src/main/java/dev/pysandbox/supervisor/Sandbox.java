@@ -108,12 +108,10 @@ public final class Sandbox implements AutoCloseable {
     /** Like {@link #start()}, telling {@code notices} what a client's user should know about the sandbox. */
     public Sandbox start(Consumer<Notice> notices) {
         this.notices = notices;
-        List<String> missing = launcher.osSandboxMissing();
-        if (!missing.isEmpty()) {
-            publish(Notice.warning("The OS sandbox layer for workers is incomplete on this machine (missing: "
-                    + String.join("; ", missing) + "). Code still runs in locked-down interpreters in separate"
-                    + " processes; the operator can install the missing tools."));
-        }
+        // Never silently absent (SECURITY.md): whoever sends code is told when this wall is missing.
+        launcher.osSandboxAbsence().ifPresent(why -> publish(Notice.warning("Workers run without the OS sandbox"
+                + " layer (bubblewrap's network, file-system and PID isolation, and resource limits): " + why
+                + ". Code still runs in locked-down interpreters in separate processes.")));
         log.info("starting {} worker(s)", settings.workers());
         pool.start();
         return this;

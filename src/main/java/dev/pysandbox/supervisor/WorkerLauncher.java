@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.stream.Collectors;
 
@@ -48,6 +49,7 @@ public final class WorkerLauncher implements WorkerStarter {
      *                   ({@code worker.jit-workers}; none when {@code jit} is {@code auto})
      * @param osSandbox {@code auto}, {@code off} or {@code required}: whether workers run inside the OS layer
      *                  (see {@link OsSandbox}); detection happens here, once, and its outcome is logged
+     * @throws OsSandboxUnavailable when that setting asks for the OS layer and it cannot run here
      * @param shownFolders host folders workers read for their calls, which the OS layer must show read-only
      */
     public WorkerLauncher(String heap, Path resourceCache, List<String> extraJvmOptions, WorkerSettings settings,
@@ -126,10 +128,10 @@ public final class WorkerLauncher implements WorkerStarter {
         return settings.answerBudget();
     }
 
-    /** What the OS layer lacks on this machine (see {@link OsSandbox#missing}). */
+    /** Why workers run without the OS layer (see {@link OsSandbox#absence}). */
     @Override
-    public List<String> osSandboxMissing() {
-        return osSandbox.missing();
+    public Optional<String> osSandboxAbsence() {
+        return osSandbox.absence();
     }
 
     Path resourceCache() {

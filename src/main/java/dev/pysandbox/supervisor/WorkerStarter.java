@@ -1,7 +1,7 @@
 package dev.pysandbox.supervisor;
 
 import java.io.IOException;
-import java.util.List;
+import java.util.Optional;
 
 import dev.pysandbox.execution.AnswerBudget;
 
@@ -34,6 +34,6 @@ interface WorkerStarter {
      */
     void checkEngine(WorkerRole role, String engine, boolean aotCache);
 
-    /** What the OS layer lacks on this machine; empty when workers run inside all of it. */
-    List<String> osSandboxMissing();
+    /** Why workers run without the OS layer, in words for a client (no host paths); empty when they run inside it. */
+    Optional<String> osSandboxAbsence();
 }

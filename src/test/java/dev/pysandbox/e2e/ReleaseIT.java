@@ -126,7 +126,16 @@ class ReleaseIT {
             assertTrue(log.contains(unpacked.resolve(NAME).resolve("lib/worker-runtime/jdk/bin/java") + ", with its AOT cache"),
                     log);
             assertFalse(log.contains("refused the workers' AOT cache"), log);
+            // And inside the OS layer, under the archive's own bubblewrap, whose licence comes along.
+            assertTrue(log.contains(unpacked.resolve(NAME).resolve("lib/bwrap/bwrap") + " (bundled)"), log);
         }
+        String thirdParty = Files.readString(unpacked.resolve(NAME).resolve("THIRD-PARTY.txt"));
+        assertTrue(thirdParty.contains("lib/bwrap/bwrap\tbubblewrap"), thirdParty);
+        assertTrue(thirdParty.contains("LGPL-2.0-or-later"), thirdParty);
+        Path copyright = unpacked.resolve(NAME).resolve("lib/bwrap/copyright");
+        assertTrue(Files.readString(copyright.resolve("bubblewrap")).contains("License: LGPL-2+"));
+        assertTrue(Files.readString(copyright.resolve("common-licenses/LGPL-2")).contains("GNU LIBRARY GENERAL PUBLIC LICENSE"),
+                "the licence's full text, which the copyright file names as a Debian system's");
     }
 
     @Test
@@ -158,6 +167,7 @@ class ReleaseIT {
         List<String> args = (List<String>) config.get("args");
         command.addAll(args);
         assertTrue(args.contains("--workers=1") && args.contains("--imports.allow="), args.toString());
+        assertTrue(args.contains("--worker.os-sandbox=auto"), args.toString());
         try (Started server = Started.with(withoutJava(command), List.of())) {
             Tool execute = server.client.listTools().tools().stream().filter(t -> t.name().equals("execute_code"))
                     .findFirst().orElseThrow();
@@ -165,16 +175,19 @@ class ReleaseIT {
             Map<String, Object> result = server.python("import json\nprint(json.dumps({'ok': True}))");
             assertEquals("{\"ok\": true}\n", result.get("stdout"), result.toString());
             assertTrue(server.log.stream().anyMatch(line -> line.contains("starting 1 worker(s)")), server.log.toString());
+            assertTrue(server.log.stream().anyMatch(line -> line.contains(installed.resolve("lib/bwrap/bwrap") + " (bundled)")),
+                    "the bundle's own bubblewrap, with its x bit: " + server.log);
         }
     }
 
     /**
      * The command run as a machine without Java would run it: {@code JAVA_HOME} unset, and a {@code PATH} of
-     * only the tools the launcher and the OS sandbox layer use, linked into a folder of their own.
+     * only the tools the launcher and the OS sandbox layer use, linked into a folder of their own. Not bwrap:
+     * the release brings its own.
      */
     private List<String> withoutJava(List<String> command) throws IOException {
         Path bin = Files.createDirectories(temp.resolve("path-without-java"));
-        for (String tool : List.of("bash", "sh", "dirname", "sed", "env", "uname", "cat", "flock", "bwrap", "prlimit")) {
+        for (String tool : List.of("bash", "sh", "dirname", "sed", "env", "uname", "cat", "flock", "prlimit")) {
             for (String dir : List.of("/usr/bin", "/bin", "/usr/sbin", "/sbin")) {
                 Path found = Path.of(dir, tool);
                 if (Files.isExecutable(found) && !Files.exists(bin.resolve(tool))) {

@@ -4,6 +4,7 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 
 import dev.pysandbox.execution.AnswerBudget;
@@ -84,7 +85,7 @@ final class InMemoryWorkers implements WorkerStarter {
     }
 
     @Override
-    public List<String> osSandboxMissing() {
-        return List.of();
+    public Optional<String> osSandboxAbsence() {
+        return Optional.empty();
     }
 }
