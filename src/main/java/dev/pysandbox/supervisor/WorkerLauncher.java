@@ -126,6 +126,11 @@ public final class WorkerLauncher implements WorkerStarter {
         return settings.answerBudget();
     }
 
+    @Override
+    public List<String> autoInstalled() {
+        return settings.autoInstall();
+    }
+
     /** What the OS layer lacks on this machine (see {@link OsSandbox#missing}). */
     @Override
     public List<String> osSandboxMissing() {

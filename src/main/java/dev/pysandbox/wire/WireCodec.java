@@ -10,6 +10,8 @@ import tools.jackson.databind.json.JsonMapper;
 /** JSON lines for the worker protocol: one message per line, nothing else on the stream. */
 public final class WireCodec {
     private static final JsonMapper MAPPER = JsonMapper.builder()
+            // A field the reading side does not know is dropped, never kept: an older line's, or one a hostile worker
+            // made up (a worker's report has no field for what only the supervisor knows: RunReport).
             .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
             // Fields a message leaves out (a count of 0 that the JSON omits) read as their zero value.
             .disable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES)

@@ -18,12 +18,13 @@ import org.junit.jupiter.api.Test;
 
 import dev.pysandbox.execution.AnswerBudget;
 import dev.pysandbox.execution.ExecutionResult;
-import dev.pysandbox.execution.ExecutionResult.Truncation;
 import dev.pysandbox.execution.OutputFile;
+import dev.pysandbox.execution.RunReport;
 import dev.pysandbox.execution.SessionEnding;
 import dev.pysandbox.execution.Status;
 import dev.pysandbox.execution.ToolCall;
 import dev.pysandbox.execution.ToolErrorKind;
+import dev.pysandbox.execution.Truncation;
 
 /**
  * The largest answer {@link AnswerBudget#largestAnswerBytes} promises holds for the worst text guest code can
@@ -44,11 +45,11 @@ class ExecuteCodeAnswerTest {
         for (int i = 0; i < 150; i++) {
             calls.add(new ToolCall(WORST.repeat(1_000), false, 1, ToolErrorKind.SERVER_UNAVAILABLE)); // the longest kind
         }
-        ExecutionResult result = new ExecutionResult(Status.EXECUTION_ERROR, WORST.repeat(200_000),
+        RunReport report = new RunReport(Status.EXECUTION_ERROR, WORST.repeat(200_000),
                 WORST.repeat(200_000), 1, 1.0, WORST.repeat(100_000), WORST.repeat(100_000), Truncation.NONE)
-                .withFiles(files, 0).withToolCalls(calls, 0)
-                .withInstalling(java.util.Collections.nCopies(100, WORST.repeat(1_000)));
-        return DEFAULTS.bound(result);
+                .withFiles(files, 0);
+        return ExecutionResult.from(DEFAULTS.bound(report)).toolCalls(calls, 0)
+                .installing(java.util.Collections.nCopies(100, WORST.repeat(1_000))).build();
     }
 
     @Test
@@ -77,15 +78,16 @@ class ExecuteCodeAnswerTest {
     @Test
     void aLargeResultsTextBlockLeavesOutTheFilesContentsWhichTheResourcesCarry() {
         String content = "z".repeat(500_000);
-        ExecutionResult result = DEFAULTS.bound(new ExecutionResult(Status.SUCCESS, "ok\n", "", 0, 0.1, null, null,
-                Truncation.NONE).withFiles(List.of(new OutputFile("big.txt", content.length(), content, null, false)), 0));
+        ExecutionResult result = ExecutionResult.from(DEFAULTS.bound(new RunReport(Status.SUCCESS, "ok\n", "", 0, 0.1,
+                null, null, Truncation.NONE).withFiles(List.of(new OutputFile("big.txt", content.length(), content, null,
+                false)), 0))).build();
         CallToolResult answer = ExecuteCodeTool.answer(result);
         String text = ((TextContent) answer.content().get(0)).text();
         assertFalse(text.contains("zzzz"), "the text block repeats the file");
         assertTrue(text.contains("\"path\":\"big.txt\"") && text.contains("\"stdout\":\"ok\\n\""), text);
         assertEquals(2, answer.content().size(), "the file is still a resource");
-        ExecutionResult small = new ExecutionResult(Status.SUCCESS, "ok\n", "", 0, 0.1, null, null, Truncation.NONE)
-                .withFiles(List.of(new OutputFile("small.txt", 4, "zzzz", null, false)), 0);
+        ExecutionResult small = ExecutionResult.from(new RunReport(Status.SUCCESS, "ok\n", "", 0, 0.1, null, null,
+                Truncation.NONE).withFiles(List.of(new OutputFile("small.txt", 4, "zzzz", null, false)), 0)).build();
         assertTrue(((TextContent) ExecuteCodeTool.answer(small).content().get(0)).text().contains("zzzz"),
                 "a small answer's text block stays whole");
     }

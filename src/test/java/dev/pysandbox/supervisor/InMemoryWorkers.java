@@ -21,6 +21,7 @@ final class InMemoryWorkers implements WorkerStarter {
     private final Deque<Startup> next = new ArrayDeque<>();
     private Startup otherwise;
     private final List<InMemoryWorker> launched = new ArrayList<>();
+    private List<String> autoInstalled = List.of();
 
     InMemoryWorkers(Startup otherwise) {
         this.otherwise = otherwise;
@@ -29,6 +30,12 @@ final class InMemoryWorkers implements WorkerStarter {
     /** The next workers start so, in this order; those after them as the default. */
     synchronized InMemoryWorkers thenStart(Startup... startups) {
         next.addAll(List.of(startups));
+        return this;
+    }
+
+    /** The server installs these modules when code imports them missing (packages.auto-install). */
+    synchronized InMemoryWorkers autoInstalling(String... modules) {
+        autoInstalled = List.of(modules);
         return this;
     }
 
@@ -71,6 +78,11 @@ final class InMemoryWorkers implements WorkerStarter {
     @Override
     public AnswerBudget answerBudget() {
         return BUDGET;
+    }
+
+    @Override
+    public synchronized List<String> autoInstalled() {
+        return autoInstalled;
     }
 
     @Override
