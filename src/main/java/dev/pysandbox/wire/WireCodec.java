@@ -1,7 +1,5 @@
 package dev.pysandbox.wire;
 
-import java.util.Map;
-
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.DeserializationFeature;
 import tools.jackson.databind.exc.InvalidTypeIdException;
@@ -67,11 +65,5 @@ public final class WireCodec {
     /** Parses a JSON document the guest produced (the {@code result} value). */
     public static Object parseValue(String json) {
         return MAPPER.readValue(json, Object.class);
-    }
-
-    /** The JSON object form of a record, e.g. a result as MCP structured content. */
-    @SuppressWarnings("unchecked")
-    public static Map<String, Object> toMap(Object value) {
-        return MAPPER.convertValue(value, Map.class);
     }
 }
