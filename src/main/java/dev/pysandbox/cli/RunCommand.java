@@ -11,8 +11,8 @@ import dev.pysandbox.config.ServerConfig;
 import dev.pysandbox.execution.ExecutionRequest;
 import dev.pysandbox.execution.ExecutionResult;
 import dev.pysandbox.execution.Status;
+import dev.pysandbox.mcp.AnswerJson;
 import dev.pysandbox.supervisor.Sandbox;
-import dev.pysandbox.wire.WireCodec;
 
 /**
  * {@code run}: one snippet through the same sandbox the server uses, its result printed as JSON. The
@@ -51,7 +51,7 @@ public final class RunCommand {
         }
         Duration timeout = input.timeoutSeconds() == null ? config.defaultTimeout() : Duration.ofSeconds(input.timeoutSeconds());
         ExecutionResult result = sandbox.execute(new ExecutionRequest(code, input.stdin(), timeout, null, filename));
-        out.println(WireCodec.encode(result));
+        out.println(AnswerJson.text(result));
         return result.status() == Status.SUCCESS ? 0 : 1;
     }
 }

@@ -5,16 +5,15 @@ import java.util.List;
 
 import tools.jackson.databind.json.JsonMapper;
 
-import dev.pysandbox.execution.ExecutionResult.Truncation;
-
 /**
- * One budget for the whole answer: how much of each field that guest code can fill a result may carry, and
+ * One budget for the whole answer: how much of each field that guest code can fill an answer may carry, and
  * from that the largest answer a client can be sent (SECURITY.md, "Every answer is bounded").
  *
- * <p>The worker applies it before it writes a result, so an honest worker's line stays small; the supervisor
- * applies it again to what it reads, because a worker is not trusted ({@link #bound} leaves a result that is
- * already within the budget as it is). What a field lost is said in {@code truncated}, and files left out of
- * the listing are counted in {@code files_omitted}.
+ * <p>The worker applies it to its {@link RunReport} before it writes it, so an honest worker's line stays small;
+ * the supervisor applies it again to the report it reads, because a worker is not trusted ({@link #bound} leaves a
+ * report that is already within the budget as it is). The lists only the supervisor fills (tool calls, modules
+ * installing) are held to it as the answer is built ({@link ExecutionResult.Builder}). What a field lost is said in
+ * {@code truncated}, and files left out of the listing are counted in {@code files_omitted}.
  *
  * @param streamChars UTF-16 units of stdout and of stderr each: {@code output.capture-bytes}, plus room for the
  *                    marker the worker puts between the head and tail it keeps
@@ -56,27 +55,40 @@ public record AnswerBudget(int streamChars, int resultChars, int fileBytes) {
         return new AnswerBudget(captureBytes + MARKER_CHARS, captureBytes, returnBytes);
     }
 
-    /** The result within this budget; one that is within it already comes back equal. */
-    public ExecutionResult bound(ExecutionResult r) {
+    /**
+     * The report within this budget; one that is within it already comes back equal. Whatever a worker sent, what
+     * comes back is no larger than the budget allows, and its counts are counts (no fewer than none, time no less
+     * than none), as the answer's schema promises clients.
+     */
+    public RunReport bound(RunReport r) {
         Cut stdout = headAndTail(r.stdout(), streamChars);
         Cut stderr = headAndTail(r.stderr(), streamChars);
         Cut message = head(r.errorMessage(), ERROR_MESSAGE_CHARS);
         BoundValue result = boundResult(r.result());
         FileListing files = files(r.files());
-        List<ToolCall> calls = new ArrayList<>();
-        for (ToolCall call : r.toolCalls().subList(0, Math.min(TOOL_CALLS, r.toolCalls().size()))) {
-            calls.add(new ToolCall(head(call.tool(), TOOL_NAME_CHARS).text(), call.ok(), call.durationMs(),
-                    call.error()));
-        }
-        int callsOmitted = r.toolCallsOmitted() + r.toolCalls().size() - calls.size();
-        List<String> installing = r.installing().stream().limit(INSTALLING)
-                .map(module -> head(module, MODULE_NAME_CHARS).text()).toList();
+        List<String> missing = listedModules(r.missingModules());
         Truncation was = r.truncated();
         Truncation truncated = new Truncation(was.stdout() || stdout.cut(), was.stderr() || stderr.cut(),
                 was.result() || result.cut(), was.errorMessage() || message.cut(), was.files() || files.cut());
-        return new ExecutionResult(r.status(), stdout.text(), stderr.text(), r.exitCode(), r.executionTime(),
-                message.text(), result.value(), truncated, files.files(), r.filesOmitted() + files.omitted(),
-                installing, calls, callsOmitted, r.sessionNew(), r.sessionRebuilt(), r.sessionEnded());
+        double seconds = Double.isFinite(r.executionTime()) ? Math.max(0, r.executionTime()) : 0;
+        int omitted = (int) Math.min(Integer.MAX_VALUE, Math.max(0L, r.filesOmitted()) + files.omitted());
+        return new RunReport(r.status(), stdout.text(), stderr.text(), r.exitCode(), seconds, message.text(),
+                result.value(), truncated, files.files(), omitted, missing);
+    }
+
+    /** The tool calls an answer lists: the first {@link #TOOL_CALLS}, each name cut to {@link #TOOL_NAME_CHARS}. */
+    static List<ToolCall> listed(List<ToolCall> calls) {
+        List<ToolCall> listed = new ArrayList<>();
+        for (ToolCall call : calls.subList(0, Math.min(TOOL_CALLS, calls.size()))) {
+            listed.add(new ToolCall(head(call.tool(), TOOL_NAME_CHARS).text(), call.ok(), call.durationMs(),
+                    call.error()));
+        }
+        return listed;
+    }
+
+    /** The module names an answer lists: the first {@link #INSTALLING}, each cut to {@link #MODULE_NAME_CHARS}. */
+    static List<String> listedModules(List<String> modules) {
+        return modules.stream().limit(INSTALLING).map(module -> head(module, MODULE_NAME_CHARS).text()).toList();
     }
 
     /**

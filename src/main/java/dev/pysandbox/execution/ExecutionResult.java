@@ -1,13 +1,18 @@
 package dev.pysandbox.execution;
 
-import java.time.Duration;
 import java.util.List;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 
 /**
- * What a call produced. Field names are the wire names of {@code execute_code}'s structured result.
+ * The answer to a call, as {@code execute_code} and {@code run_python} give it. Field names are the wire names of
+ * {@code execute_code}'s structured result.
+ *
+ * <p>A call that reached a worker is answered once, by the supervisor, from the worker's {@link RunReport} and what
+ * only the supervisor knows ({@link #from}): the tool calls it recorded, the modules the server installs, the
+ * session's fields. A worker's report has no field for those, so a worker cannot tell a client that its session
+ * ended or was rebuilt (SECURITY.md, "Worker processes").
  *
  * @param exitCode      0 success, 1 uncaught exception or sandbox violation, -1 timeout, n for {@code sys.exit(n)}
  * @param executionTime seconds the code ran, measured in the worker
@@ -49,23 +54,6 @@ public record ExecutionResult(
         @JsonProperty("session_rebuilt") @JsonInclude(JsonInclude.Include.NON_NULL) Integer sessionRebuilt,
         @JsonProperty("session_ended") @JsonInclude(JsonInclude.Include.NON_NULL) SessionEnding sessionEnded) {
 
-    /** Which fields were cut to their part of the {@link AnswerBudget}. */
-    public record Truncation(
-            @JsonProperty("stdout") boolean stdout,
-            @JsonProperty("stderr") boolean stderr,
-            @JsonProperty("result") boolean result,
-            @JsonProperty("error_message") boolean errorMessage,
-            @JsonProperty("files") boolean files) {
-        public static final Truncation NONE = new Truncation(false, false, false, false, false);
-    }
-
-    /**
-     * What a caller reads when its code hit the worker's heap cap, whether the worker caught the
-     * OutOfMemoryError itself or the JVM ended the worker for it (-XX:+ExitOnOutOfMemoryError).
-     */
-    public static final String MEMORY_LIMIT_MESSAGE = "Memory limit reached: the code needed more memory than a"
-            + " sandbox worker may use (setting worker.heap); the worker was replaced.";
-
     public ExecutionResult {
         stdout = stdout == null ? "" : stdout;
         stderr = stderr == null ? "" : stderr;
@@ -75,24 +63,33 @@ public record ExecutionResult(
         toolCalls = toolCalls == null ? List.of() : List.copyOf(toolCalls);
     }
 
-    /** A result without files out. */
-    public ExecutionResult(Status status, String stdout, String stderr, int exitCode, double executionTime,
-            String errorMessage, Object result, Truncation truncated) {
-        this(status, stdout, stderr, exitCode, executionTime, errorMessage, result, truncated, List.of(), 0, List.of(),
-                List.of(), 0, null, null, null);
+    /**
+     * The answer to a call that reached a worker, from the worker's report (held to the answer budget already):
+     * what the supervisor knows of the call is added before {@link Builder#build}, and nothing of it comes from
+     * the report.
+     */
+    public static Builder from(RunReport report) {
+        return new Builder(report);
     }
 
-    /** This result with the files the call wrote, and how many more it wrote than {@code written} lists. */
-    public ExecutionResult withFiles(List<OutputFile> written, int omitted) {
-        boolean cut = omitted > 0 || written.stream().anyMatch(OutputFile::truncated);
-        return new ExecutionResult(status, stdout, stderr, exitCode, executionTime, errorMessage, result,
-                new Truncation(truncated.stdout(), truncated.stderr(), truncated.result(), truncated.errorMessage(), cut),
-                written, omitted, installing, toolCalls, toolCallsOmitted, sessionNew, sessionRebuilt, sessionEnded);
+    /** A call that never reached Python: bad input, no worker, a lost session. */
+    public static ExecutionResult setupError(String message) {
+        return ranNothing(message, null);
+    }
+
+    /** A call naming a session that has ended: it ran nothing, and says why. */
+    public static ExecutionResult sessionEnded(SessionEnding why, String message) {
+        return ranNothing(message, why);
+    }
+
+    private static ExecutionResult ranNothing(String message, SessionEnding ended) {
+        return new ExecutionResult(Status.SETUP_ERROR, "", "", 1, 0.0, message, null, Truncation.NONE, List.of(), 0,
+                List.of(), List.of(), 0, null, null, ended);
     }
 
     /**
-     * This result with each file's content left out (path, size and truncated stay), as the answer's text block
-     * carries a large result: the contents are in {@code structuredContent} and in the answer's resources.
+     * This answer with each file's content left out (path, size and truncated stay), as the answer's text block
+     * carries a large answer: the contents are in {@code structuredContent} and in the answer's resources.
      */
     public ExecutionResult withoutFileContents() {
         List<OutputFile> listed = files.stream()
@@ -101,65 +98,53 @@ public record ExecutionResult(
                 listed, filesOmitted, installing, toolCalls, toolCallsOmitted, sessionNew, sessionRebuilt, sessionEnded);
     }
 
-    /** This result, naming the modules the server has started to install for it. */
-    public ExecutionResult withInstalling(List<String> modules) {
-        return new ExecutionResult(status, stdout, stderr, exitCode, executionTime, errorMessage, result, truncated,
-                files, filesOmitted, modules, toolCalls, toolCallsOmitted, sessionNew, sessionRebuilt, sessionEnded);
-    }
-
-    /** This result with the tool calls the supervisor recorded for it. */
-    public ExecutionResult withToolCalls(List<ToolCall> calls, int omitted) {
-        return new ExecutionResult(status, stdout, stderr, exitCode, executionTime, errorMessage, result, truncated,
-                files, filesOmitted, installing, calls, omitted, sessionNew, sessionRebuilt, sessionEnded);
-    }
-
-    /** This result, saying whether its call started its session (see {@code sessionNew}). */
-    public ExecutionResult withSessionNew(boolean started) {
-        return new ExecutionResult(status, stdout, stderr, exitCode, executionTime, errorMessage, result, truncated,
-                files, filesOmitted, installing, toolCalls, toolCallsOmitted, started, sessionRebuilt, sessionEnded);
-    }
-
-    /** This result of a call that first ran {@code calls} earlier calls of its session again to rebuild it. */
-    public ExecutionResult withSessionRebuilt(int calls) {
-        return new ExecutionResult(status, stdout, stderr, exitCode, executionTime, errorMessage, result, truncated,
-                files, filesOmitted, installing, toolCalls, toolCallsOmitted, sessionNew, calls, sessionEnded);
-    }
-
     /**
-     * This result of a call moved to another worker after running {@code secondsBefore} where it started: its
-     * time counts those seconds, and a timeout names the caller's {@code timeout}, not the {@code movedLimit}
-     * the moved call had left.
+     * What the supervisor adds to a worker's report to answer the call; each list is held to its part of the
+     * {@link AnswerBudget} as the answer is built.
      */
-    public ExecutionResult movedAfter(double secondsBefore, Duration movedLimit, Duration timeout) {
-        String message = status == Status.TIMEOUT && errorMessage != null
-                ? errorMessage.replace(timedOutAfter(movedLimit), timedOutAfter(timeout))
-                : errorMessage;
-        return new ExecutionResult(status, stdout, stderr, exitCode, executionTime + secondsBefore, message, result,
-                truncated, files, filesOmitted, installing, toolCalls, toolCallsOmitted, sessionNew, sessionRebuilt,
-                sessionEnded);
-    }
+    public static final class Builder {
+        private final RunReport report;
+        private List<ToolCall> toolCalls = List.of();
+        private int toolCallsOmitted;
+        private List<String> installing = List.of();
+        private Boolean sessionNew;
+        private Integer sessionRebuilt;
 
-    /** How a timeout is told: "Execution timed out after 5 seconds" (2.5 for a limit of 2,500 ms). */
-    public static String timedOutAfter(Duration timeout) {
-        long millis = timeout.toMillis();
-        return "Execution timed out after "
-                + (millis % 1000 == 0 ? Long.toString(millis / 1000) : Double.toString(millis / 1000.0)) + " seconds";
-    }
+        private Builder(RunReport report) {
+            this.report = report;
+        }
 
-    /** A call that never reached Python: bad input, no worker, a lost session. */
-    public static ExecutionResult setupError(String message) {
-        return new ExecutionResult(Status.SETUP_ERROR, "", "", 1, 0.0, message, null, Truncation.NONE);
-    }
+        /** The tool calls the supervisor recorded for the call, and how many more it made than they list. */
+        public Builder toolCalls(List<ToolCall> calls, int omitted) {
+            this.toolCalls = List.copyOf(calls);
+            this.toolCallsOmitted = omitted;
+            return this;
+        }
 
-    /** A call naming a session that has ended: it ran nothing, and says why. */
-    public static ExecutionResult sessionEnded(SessionEnding why, String message) {
-        ExecutionResult failed = setupError(message);
-        return new ExecutionResult(failed.status, failed.stdout, failed.stderr, failed.exitCode, failed.executionTime,
-                failed.errorMessage, null, Truncation.NONE, List.of(), 0, List.of(), List.of(), 0, null, null, why);
-    }
+        /** The modules the server has started to install for the call. */
+        public Builder installing(List<String> modules) {
+            this.installing = List.copyOf(modules);
+            return this;
+        }
 
-    /** A call whose worker went away under it, so nothing it printed could be recovered. */
-    public static ExecutionResult lost(Status status, int exitCode, double seconds, String message) {
-        return new ExecutionResult(status, "", "", exitCode, seconds, message, null, Truncation.NONE);
+        /** For a call with a session: whether it started the session (see {@code sessionNew}). */
+        public Builder sessionNew(boolean started) {
+            this.sessionNew = started;
+            return this;
+        }
+
+        /** For a call that first ran {@code calls} earlier calls of its session again to rebuild it; 0 for none. */
+        public Builder sessionRebuilt(int calls) {
+            this.sessionRebuilt = calls == 0 ? null : calls;
+            return this;
+        }
+
+        public ExecutionResult build() {
+            List<ToolCall> listed = AnswerBudget.listed(toolCalls);
+            return new ExecutionResult(report.status(), report.stdout(), report.stderr(), report.exitCode(),
+                    report.executionTime(), report.errorMessage(), report.result(), report.truncated(), report.files(),
+                    report.filesOmitted(), AnswerBudget.listedModules(installing), listed,
+                    toolCallsOmitted + toolCalls.size() - listed.size(), sessionNew, sessionRebuilt, null);
+        }
     }
 }

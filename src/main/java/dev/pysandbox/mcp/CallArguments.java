@@ -4,8 +4,6 @@ import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
 
-import dev.pysandbox.wire.WireCodec;
-
 /**
  * Typed access to a tool call's arguments. The SDK checks them against the input schema first; these checks
  * are the second line, so that a client that skips the schema still gets a clear message naming the field.
@@ -57,7 +55,7 @@ final class CallArguments {
         if (!(value instanceof Map<?, ?>)) {
             throw new InvalidArgument("Argument '" + name + "' must be a JSON object.");
         }
-        String json = WireCodec.encode(value);
+        String json = AnswerJson.text(value);
         int bytes = json.getBytes(StandardCharsets.UTF_8).length;
         if (bytes > maxBytes) {
             throw new InvalidArgument("Argument '" + name + "' is " + bytes + " bytes of JSON; the limit is " + maxBytes + ".");

@@ -30,7 +30,6 @@ import dev.pysandbox.execution.ToolGrant;
 import dev.pysandbox.files.ScratchSpace;
 import dev.pysandbox.files.TimeZones;
 import dev.pysandbox.mcp.CallArguments.InvalidArgument;
-import dev.pysandbox.wire.WireCodec;
 import dev.pysandbox.worker.ImportPolicy;
 
 /**
@@ -133,7 +132,7 @@ final class ExecuteCodeTool {
     static CallToolResult answer(ExecutionResult result) {
         CallToolResult.Builder answer = CallToolResult.builder()
                 .addTextContent(text(result))
-                .structuredContent(WireCodec.toMap(result))
+                .structuredContent(AnswerJson.object(result))
                 .isError(result.status() == Status.SETUP_ERROR);
         for (OutputFile file : result.files()) {
             answer.addContent(embedded(file));
@@ -147,11 +146,11 @@ final class ExecuteCodeTool {
      * three times (see {@link AnswerBudget#largestAnswerBytes}).
      */
     static String text(ExecutionResult result) {
-        String json = WireCodec.encode(result);
+        String json = AnswerJson.text(result);
         if (result.files().isEmpty() || json.getBytes(StandardCharsets.UTF_8).length <= AnswerBudget.TEXT_IN_FULL_BYTES) {
             return json;
         }
-        return WireCodec.encode(result.withoutFileContents());
+        return AnswerJson.text(result.withoutFileContents());
     }
 
     /**

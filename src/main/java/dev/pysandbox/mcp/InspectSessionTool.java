@@ -10,7 +10,6 @@ import io.modelcontextprotocol.spec.McpSchema.Tool;
 import dev.pysandbox.execution.SessionReport;
 import dev.pysandbox.mcp.CallArguments.InvalidArgument;
 import dev.pysandbox.supervisor.Sandbox;
-import dev.pysandbox.wire.WireCodec;
 
 /**
  * {@code inspect_session}: what a session of {@code execute_code} holds (its variables' names, types and sizes),
@@ -62,11 +61,10 @@ final class InspectSessionTool {
             Thread.currentThread().interrupt();
             return CallToolResult.builder().addTextContent("The inspection was cancelled.").isError(true).build();
         }
-        @SuppressWarnings("unchecked")
-        Map<String, Object> structured = WireCodec.decode(WireCodec.encode(report), Map.class);
+        String json = AnswerJson.text(report);
         return CallToolResult.builder()
-                .addTextContent(WireCodec.encode(report))
-                .structuredContent(structured)
+                .addTextContent(json)
+                .structuredContent(AnswerJson.readObject(json))
                 .build();
     }
 }

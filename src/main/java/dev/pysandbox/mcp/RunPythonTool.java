@@ -17,7 +17,6 @@ import dev.pysandbox.execution.ExecutionResult;
 import dev.pysandbox.execution.Status;
 import dev.pysandbox.mcp.CallArguments.InvalidArgument;
 import dev.pysandbox.mcp.ScriptLocator.Refusal;
-import dev.pysandbox.wire.WireCodec;
 
 /**
  * {@code run_python}, in the shape of the RunPython tool that agents already know: code or a script file,
@@ -71,7 +70,7 @@ final class RunPythonTool {
         String answer = describe(result, config.runPythonTimeout().toSeconds());
         return ToolAnswer.of(CallToolResult.builder()
                 .addTextContent(answer)
-                .structuredContent(WireCodec.toMap(result))
+                .structuredContent(AnswerJson.object(result))
                 .isError(answer.startsWith("Error: "))
                 .build(), result);
     }

@@ -16,7 +16,6 @@ import dev.pysandbox.execution.Status;
 import dev.pysandbox.execution.ToolGrant;
 import dev.pysandbox.execution.ValidationRequest;
 import dev.pysandbox.mcp.CallArguments.InvalidArgument;
-import dev.pysandbox.wire.WireCodec;
 
 /**
  * {@code validate_code}: what would fail in a piece of code, found without running it: syntax, imports the
@@ -55,7 +54,7 @@ final class ValidateCodeTool {
         ExecutionResult result = validate(new CallArguments(request.arguments()), caller, request.progressToken());
         Map<String, Object> report = report(result);
         return ToolAnswer.of(CallToolResult.builder()
-                .addTextContent(WireCodec.encode(report))
+                .addTextContent(AnswerJson.text(report))
                 .structuredContent(report)
                 .isError(report.get("error_message") != null)
                 .build(), result);

@@ -11,7 +11,6 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import dev.pysandbox.execution.ExecutionRequest;
-import dev.pysandbox.execution.ExecutionResult;
 import dev.pysandbox.execution.ToolBroker;
 import dev.pysandbox.execution.ToolBroker.ToolCalls;
 
@@ -51,14 +50,14 @@ final class LongCalls {
     }
 
     /**
-     * The answer to call {@code id}, sent to {@code worker} at {@code sentNanos}: from that worker, or from a JIT
-     * worker if the call moved.
+     * How call {@code id}, sent to {@code worker} at {@code sentNanos}, ran: on that worker, or on a JIT worker if
+     * the call moved.
      *
      * @throws InterruptedException if the caller stopped waiting: a moved call is cancelled here, one that did not
      *                              move is the caller's to cancel on {@code worker}
      */
-    ExecutionResult await(WorkerProcess worker, long id, ExecutionRequest request, ToolCalls toolCalls, long sentNanos,
-            CompletableFuture<ExecutionResult> answer) throws InterruptedException, ExecutionException {
+    WorkerRun await(WorkerProcess worker, long id, ExecutionRequest request, ToolCalls toolCalls, long sentNanos,
+            CompletableFuture<WorkerRun> answer) throws InterruptedException, ExecutionException {
         long moveAt = sentNanos + moveAfter.toNanos();
         while (true) {
             try {
@@ -87,12 +86,12 @@ final class LongCalls {
         }
     }
 
-    /** Runs the request again on {@code jit} within {@code left}; the answer counts the time it ran before. */
-    private ExecutionResult runMoved(WorkerProcess jit, ExecutionRequest request, Duration left, double secondsBefore)
+    /** Runs the request again on {@code jit} within {@code left}; its report counts the time it ran before. */
+    private WorkerRun runMoved(WorkerProcess jit, ExecutionRequest request, Duration left, double secondsBefore)
             throws InterruptedException, ExecutionException {
         long id = callIds.getAsLong();
         ExecutionRequest moved = request.withTimeout(left);
-        CompletableFuture<ExecutionResult> answer = jit.execute(id, moved, tools.open(moved.tools()));
+        CompletableFuture<WorkerRun> answer = jit.execute(id, moved, tools.open(moved.tools()));
         answer.whenComplete((result, error) -> pool.release(jit));
         try {
             return answer.get().movedAfter(secondsBefore, left, request.timeout());

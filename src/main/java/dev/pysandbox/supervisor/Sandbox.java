@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executors;
@@ -68,6 +69,8 @@ public final class Sandbox implements AutoCloseable {
     private final WorkerStarter launcher;
     /** Where the code's requests for the operator's other MCP tools go (code mode). */
     private final ToolBroker tools;
+    /** The modules the server installs when code imports them missing: all an answer's {@code installing} may name. */
+    private final Set<String> autoInstalled;
     /** Where notices go; set by {@link #start(Consumer)}, before any worker can produce one. */
     private volatile Consumer<Notice> notices = notice -> { };
 
@@ -85,6 +88,7 @@ public final class Sandbox implements AutoCloseable {
         this.settings = settings;
         this.launcher = launcher;
         this.tools = tools;
+        this.autoInstalled = Set.copyOf(launcher.autoInstalled());
         this.timers = Executors.newScheduledThreadPool(2, runnable -> {
             Thread thread = new Thread(runnable, "sandbox-timers");
             thread.setDaemon(true);
@@ -298,8 +302,7 @@ public final class Sandbox implements AutoCloseable {
                     pool.release(worker);
                     return rebuild.failure();
                 }
-                ExecutionResult result = runHeld(worker, session, request, phases, true, true);
-                return rebuild.calls() == 0 ? result : result.withSessionRebuilt(rebuild.calls());
+                return runHeld(worker, session, request, phases, true, true, rebuild.calls());
             } catch (WorkerPool.WorkerGoneException e) {
                 // Its worker was lost to another call between two of its calls (those of a rebuild too): the next
                 // round marks it displaced and rebuilds it again from the start.
@@ -344,7 +347,7 @@ public final class Sandbox implements AutoCloseable {
         log.info("rebuilding session {} on {}: {} call(s) to run again", session.id, worker.name(), entries.size());
         for (int i = 0; i < entries.size(); i++) {
             SessionJournal.Entry entry = entries.get(i);
-            ExecutionResult again = runHeld(worker, session, entry.request().withoutTools(), phases, false, false);
+            ExecutionResult again = runHeld(worker, session, entry.request().withoutTools(), phases, false, false, 0);
             if (!sessions.isLive(session)) { // running its own calls again cost the new worker too
                 return new Rebuild(i, sessions.takeEnding(session));
             }
@@ -371,7 +374,7 @@ public final class Sandbox implements AutoCloseable {
     private ExecutionResult runOn(Session session, CodeRequest request, Consumer<CallPhase> phases, boolean journal,
             boolean rebuilding) throws InterruptedException, WorkerPool.WorkerGoneException {
         WorkerProcess worker = acquire(session, phases, rebuilding);
-        return worker == null ? noWorker() : runHeld(worker, session, request, phases, journal, true);
+        return worker == null ? noWorker() : runHeld(worker, session, request, phases, journal, true, 0);
     }
 
     /**
@@ -406,13 +409,14 @@ public final class Sandbox implements AutoCloseable {
     }
 
     /**
-     * Runs one call on a worker the caller holds.
+     * Runs one call on a worker the caller holds, and answers it.
      *
      * @param release whether the worker goes back to the pool when it has answered (even if our caller stopped
      *                waiting); without it the caller keeps it for its next call, and gives it back itself
+     * @param rebuilt how many of the session's earlier calls were run again before this one; 0 for none
      */
     private ExecutionResult runHeld(WorkerProcess worker, Session session, CodeRequest request,
-            Consumer<CallPhase> phases, boolean journal, boolean release) throws InterruptedException {
+            Consumer<CallPhase> phases, boolean journal, boolean release, int rebuilt) throws InterruptedException {
         // A session that never ran here is told so (session_new), which behind a load balancer is how a session
         // moved to another replica shows; one rebuilt on a new worker has run before.
         boolean started = session != null && session.calls == 0;
@@ -420,15 +424,15 @@ public final class Sandbox implements AutoCloseable {
         long id = callIds.incrementAndGet();
         long sent = System.nanoTime();
         ToolCalls toolCalls = new FirstToolCall(tools.open(request.tools()), () -> phases.accept(CallPhase.CALLED_A_TOOL));
-        CompletableFuture<ExecutionResult> answer = worker.execute(id, request, toolCalls);
+        CompletableFuture<WorkerRun> answer = worker.execute(id, request, toolCalls);
         if (release) {
-            answer.whenComplete((result, error) -> pool.release(worker));
+            answer.whenComplete((run, error) -> pool.release(worker));
         }
-        ExecutionResult result;
+        WorkerRun run;
         try {
             // A call that moved is cancelled on its JIT worker by LongCalls; the one below, for where it started,
             // then repeats a cancel that worker has had, which is harmless.
-            result = request instanceof ExecutionRequest execution && longCalls.mayMove(execution)
+            run = request instanceof ExecutionRequest execution && longCalls.mayMove(execution)
                     ? longCalls.await(worker, id, execution, toolCalls, sent, answer)
                     : answer.get();
         } catch (InterruptedException e) {
@@ -442,17 +446,30 @@ public final class Sandbox implements AutoCloseable {
             return ExecutionResult.setupError("The sandbox failed to run this call; please retry.");
         }
         if (session == null) {
-            return result;
+            return answer(run).build();
         }
         if (worker.lostTo(id)) {
             sessions.lostToItsOwnCall(session, worker);
         } else if (journal && request instanceof ExecutionRequest execution) {
-            session.journal.record(execution, result);
+            session.journal.record(execution, run);
         }
         if (journal) {
             session.calls++;
         }
-        return result.withSessionNew(started);
+        return answer(run).sessionNew(started).sessionRebuilt(rebuilt).build();
+    }
+
+    /**
+     * The call's answer, which {@link #runHeld} builds once: what its worker reported, and what only the supervisor
+     * knows of it, the tool calls it recorded and which of the modules the code found missing the server installs
+     * (a call with a session adds the session's fields). A worker's report carries none of these: a worker runs
+     * guest code, and could otherwise tell a client that its session ended or was rebuilt (SECURITY.md, "Worker
+     * processes").
+     */
+    private ExecutionResult.Builder answer(WorkerRun run) {
+        return ExecutionResult.from(run.report())
+                .toolCalls(run.toolCalls(), run.toolCallsOmitted())
+                .installing(run.report().missingModules().stream().filter(autoInstalled::contains).toList());
     }
 
     /**

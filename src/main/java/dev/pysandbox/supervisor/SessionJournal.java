@@ -6,7 +6,6 @@ import java.util.ArrayList;
 import java.util.List;
 
 import dev.pysandbox.execution.ExecutionRequest;
-import dev.pysandbox.execution.ExecutionResult;
 import dev.pysandbox.execution.Status;
 
 /**
@@ -45,23 +44,24 @@ final class SessionJournal {
     }
 
     /** Records a call that ran in the session and kept its worker. */
-    void record(ExecutionRequest request, ExecutionResult result) {
-        if (refusal != null || result.status() == Status.SETUP_ERROR) {
+    void record(ExecutionRequest request, WorkerRun run) {
+        Status status = run.report().status();
+        if (refusal != null || status == Status.SETUP_ERROR) {
             return;
         }
-        if (!result.toolCalls().isEmpty() || result.toolCallsOmitted() > 0) {
+        if (run.usedTools()) {
             stop("a call used the operator's tools, which must not be called twice");
-        } else if (result.status() == Status.TIMEOUT) {
+        } else if (status == Status.TIMEOUT) {
             stop("a call was stopped at its timeout, leaving the variables where the stop found them");
         } else {
             bytes += size(request);
-            seconds += result.executionTime();
+            seconds += run.report().executionTime();
             if (bytes > maxBytes) {
                 stop("its calls' code, input and files exceed sessions.rebuild-bytes (" + maxBytes + ")");
             } else if (seconds > maxTime.toMillis() / 1000.0) {
                 stop("its calls ran longer than sessions.rebuild-seconds (" + maxTime.toSeconds() + " s) in all");
             } else {
-                entries.add(new Entry(request, result.status()));
+                entries.add(new Entry(request, status));
             }
         }
     }

@@ -128,6 +128,11 @@ public final class WorkerLauncher implements WorkerStarter {
         return settings.answerBudget();
     }
 
+    @Override
+    public List<String> autoInstalled() {
+        return settings.autoInstall();
+    }
+
     /** Why workers run without the OS layer (see {@link OsSandbox#absence}). */
     @Override
     public Optional<String> osSandboxAbsence() {

@@ -20,9 +20,9 @@ import org.slf4j.LoggerFactory;
 import dev.pysandbox.execution.AnswerBudget;
 import dev.pysandbox.execution.CodeRequest;
 import dev.pysandbox.execution.ExecutionRequest;
-import dev.pysandbox.execution.ExecutionResult;
 import dev.pysandbox.execution.InspectionRequest;
 import dev.pysandbox.execution.Notice;
+import dev.pysandbox.execution.RunReport;
 import dev.pysandbox.execution.Status;
 import dev.pysandbox.execution.ToolBroker.ToolCalls;
 import dev.pysandbox.execution.ToolCall;
@@ -99,7 +99,7 @@ final class WorkerProcess {
         final long id;
         final CodeRequest request;
         final ToolCalls tools;
-        final CompletableFuture<ExecutionResult> answer = new CompletableFuture<>();
+        final CompletableFuture<WorkerRun> answer = new CompletableFuture<>();
         volatile long startedNanos;
         volatile ScheduledFuture<?> deadline;
 
@@ -110,14 +110,14 @@ final class WorkerProcess {
         }
 
         /**
-         * Answers the call, with the tool calls it made whatever the outcome: they may have had side effects.
-         * Tool calls still in flight are abandoned. Every field is held to the answer budget here, whatever the
-         * worker sent.
+         * Ends the call with its report, and the tool calls it made whatever the outcome: they may have had side
+         * effects. Tool calls still in flight are abandoned. Every field of the report is held to the answer budget
+         * here, whatever the worker sent; the tool calls are this side's record, never the worker's.
          */
-        void complete(ExecutionResult result) {
-            ToolErrorKind inFlight = result.status() == Status.TIMEOUT ? ToolErrorKind.TIMEOUT : ToolErrorKind.ABANDONED;
+        void complete(RunReport report) {
+            ToolErrorKind inFlight = report.status() == Status.TIMEOUT ? ToolErrorKind.TIMEOUT : ToolErrorKind.ABANDONED;
             List<ToolCall> calls = tools.finish(inFlight);
-            answer.complete(answers.bound(result.withToolCalls(calls, tools.omitted())));
+            answer.complete(new WorkerRun(answers.bound(report), calls, tools.omitted()));
         }
 
         /**
@@ -140,7 +140,7 @@ final class WorkerProcess {
         }
     }
 
-    /** @param answers what a result may carry; each result read from the worker is held to it */
+    /** @param answers what a report may carry; each report read from the worker is held to it */
     WorkerProcess(String name, Process process, ScheduledExecutorService timers, Duration killGrace,
             Duration setupLimit, AnswerBudget answers, Listener listener) {
         this.name = name;
@@ -198,7 +198,7 @@ final class WorkerProcess {
      *
      * @param tools where the code's requests for the operator's tools go (code mode)
      */
-    CompletableFuture<ExecutionResult> execute(long id, CodeRequest request, ToolCalls tools) {
+    CompletableFuture<WorkerRun> execute(long id, CodeRequest request, ToolCalls tools) {
         PendingCall call = new PendingCall(id, request, tools);
         callsServed.incrementAndGet();
         // Until the worker says the code started, it may be building a context; that has its own limit. The
@@ -208,7 +208,7 @@ final class WorkerProcess {
         if (gone && pending.remove(id) != null) {
             // Died after it was handed out but before onExit could see this call: the code never ran.
             call.deadline.cancel(false);
-            call.complete(ExecutionResult.setupError(
+            call.complete(RunReport.setupError(
                     "The sandbox worker stopped before this call could start; please retry."));
             return call.answer;
         }
@@ -369,7 +369,7 @@ final class WorkerProcess {
                 PendingCall call = pending.remove(answer.id());
                 if (call != null) {
                     call.deadline.cancel(false);
-                    call.complete(answer.result());
+                    call.complete(answer.report());
                 }
             }
         }
@@ -391,10 +391,10 @@ final class WorkerProcess {
         kill();
         if (started) {
             double seconds = (System.nanoTime() - call.startedNanos) / 1e9;
-            call.complete(ExecutionResult.lost(Status.TIMEOUT, -1, seconds, ExecutionResult.timedOutAfter(
+            call.complete(RunReport.lost(Status.TIMEOUT, -1, seconds, RunReport.timedOutAfter(
                     call.request.timeout()) + "; the worker did not stop in time and was replaced, so its output was lost."));
         } else {
-            call.complete(ExecutionResult.setupError("The sandbox worker did not start the code within "
+            call.complete(RunReport.setupError("The sandbox worker did not start the code within "
                     + setupLimit.toSeconds() + " seconds and was replaced; please retry."));
         }
         log.warn("{}: call {} missed its deadline; killed pid {}", name, call.id, process.pid());
@@ -428,16 +428,16 @@ final class WorkerProcess {
         listener.gone(this);
     }
 
-    private ExecutionResult workerDied(PendingCall call, int exitCode) {
+    private RunReport workerDied(PendingCall call, int exitCode) {
         double seconds = call.startedNanos == 0 ? 0 : (System.nanoTime() - call.startedNanos) / 1e9;
         String message = oversized
                 ? "The sandbox worker running this call sent a message larger than the protocol allows ("
                         + WireCodec.MAX_LINE_BYTES + " bytes) and was replaced; the call's output was lost."
                 : exitCode == OUT_OF_MEMORY_EXIT
-                ? ExecutionResult.MEMORY_LIMIT_MESSAGE
+                ? RunReport.MEMORY_LIMIT_MESSAGE
                 : "The sandbox worker running this call stopped unexpectedly (exit code " + exitCode
                         + "); the call was lost and a new worker is starting. Please retry.";
-        return ExecutionResult.lost(Status.EXECUTION_ERROR, 1, seconds, message);
+        return RunReport.lost(Status.EXECUTION_ERROR, 1, seconds, message);
     }
 
     private void relayStderr() {

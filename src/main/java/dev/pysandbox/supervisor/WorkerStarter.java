@@ -1,6 +1,7 @@
 package dev.pysandbox.supervisor;
 
 import java.io.IOException;
+import java.util.List;
 import java.util.Optional;
 
 import dev.pysandbox.execution.AnswerBudget;
@@ -25,8 +26,14 @@ interface WorkerStarter {
      */
     boolean startsLongCallWorkers();
 
-    /** What a worker's results may carry; the supervisor holds each result to it, trusting no worker. */
+    /** What a worker's reports may carry; the supervisor holds each report to it, trusting no worker. */
     AnswerBudget answerBudget();
+
+    /**
+     * The modules the server installs when code imports them missing ({@code packages.auto-install}), as the workers
+     * are told: the only ones an answer's {@code installing} names, whatever a worker reports.
+     */
+    List<String> autoInstalled();
 
     /**
      * Told what a worker that became ready runs on, so that a worker started without the JIT or without its

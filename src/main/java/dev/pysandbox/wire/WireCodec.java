@@ -1,7 +1,5 @@
 package dev.pysandbox.wire;
 
-import java.util.Map;
-
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.DeserializationFeature;
 import tools.jackson.databind.exc.InvalidTypeIdException;
@@ -10,6 +8,8 @@ import tools.jackson.databind.json.JsonMapper;
 /** JSON lines for the worker protocol: one message per line, nothing else on the stream. */
 public final class WireCodec {
     private static final JsonMapper MAPPER = JsonMapper.builder()
+            // A field the reading side does not know is dropped, never kept: an older line's, or one a hostile worker
+            // made up (a worker's report has no field for what only the supervisor knows: RunReport).
             .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
             // Fields a message leaves out (a count of 0 that the JSON omits) read as their zero value.
             .disable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES)
@@ -65,11 +65,5 @@ public final class WireCodec {
     /** Parses a JSON document the guest produced (the {@code result} value). */
     public static Object parseValue(String json) {
         return MAPPER.readValue(json, Object.class);
-    }
-
-    /** The JSON object form of a record, e.g. a result as MCP structured content. */
-    @SuppressWarnings("unchecked")
-    public static Map<String, Object> toMap(Object value) {
-        return MAPPER.convertValue(value, Map.class);
     }
 }

@@ -3,7 +3,7 @@ package dev.pysandbox.wire;
 import com.fasterxml.jackson.annotation.JsonSubTypes;
 import com.fasterxml.jackson.annotation.JsonTypeInfo;
 
-import dev.pysandbox.execution.ExecutionResult;
+import dev.pysandbox.execution.RunReport;
 import dev.pysandbox.execution.ToolOp;
 
 /**
@@ -48,9 +48,10 @@ public sealed interface WorkerEvent {
     /**
      * Call {@code id} ended.
      *
+     * @param report  what the worker measured of the run, and nothing else: the call's answer is the supervisor's
      * @param recycle the worker asks to be replaced: its context could not be stopped, or it hit a limit that
      *                may leave it unhealthy
      */
-    record Result(long id, ExecutionResult result, boolean recycle) implements WorkerEvent {
+    record Result(long id, RunReport report, boolean recycle) implements WorkerEvent {
     }
 }

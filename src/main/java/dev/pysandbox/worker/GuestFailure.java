@@ -5,7 +5,7 @@ import java.util.Locale;
 
 import org.graalvm.polyglot.PolyglotException;
 
-import dev.pysandbox.execution.ExecutionResult;
+import dev.pysandbox.execution.RunReport;
 import dev.pysandbox.execution.Status;
 
 /**
@@ -40,7 +40,7 @@ record GuestFailure(Status status, int exitCode, String message, String stderrLi
                     : new GuestFailure(Status.EXECUTION_ERROR, code, "Exited with status " + code + ".", "", false);
         }
         if (e.isResourceExhausted()) {
-            return new GuestFailure(Status.EXECUTION_ERROR, 1, ExecutionResult.MEMORY_LIMIT_MESSAGE, "MemoryError\n", true);
+            return new GuestFailure(Status.EXECUTION_ERROR, 1, RunReport.MEMORY_LIMIT_MESSAGE, "MemoryError\n", true);
         }
         if (e.isInterrupted() || e.isCancelled()) {
             return new GuestFailure(Status.EXECUTION_ERROR, 1, "Execution was stopped by the sandbox.", "", true);

@@ -6,6 +6,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryUsage;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -21,9 +22,9 @@ import org.graalvm.polyglot.Value;
 
 import dev.pysandbox.execution.AnswerBudget;
 import dev.pysandbox.execution.AnswerBudget.FileListing;
-import dev.pysandbox.execution.ExecutionResult;
-import dev.pysandbox.execution.ExecutionResult.Truncation;
+import dev.pysandbox.execution.RunReport;
 import dev.pysandbox.execution.Status;
+import dev.pysandbox.execution.Truncation;
 import dev.pysandbox.files.FileName;
 import dev.pysandbox.files.ReturnedFiles;
 import dev.pysandbox.files.SandboxFileSystem;
@@ -48,9 +49,9 @@ import dev.pysandbox.worker.SandboxContexts.PreparedContext;
  * is not trusted with the next call.
  */
 final class PythonCall {
-    /** Called once with the answer and whether this worker must be replaced. */
+    /** Called once with the call's report and whether this worker must be replaced. */
     interface Reply {
-        void send(ExecutionResult result, boolean recycle);
+        void send(RunReport report, boolean recycle);
     }
 
     private enum Stop { NONE, TIMEOUT, OUTPUT_LIMIT, CANCELLED }
@@ -115,14 +116,14 @@ final class PythonCall {
         try {
             placeFiles(command);
         } catch (IOException | IllegalArgumentException e) {
-            answer(ExecutionResult.setupError("The files could not be placed in the working directory: " + e.getMessage()), false);
+            answer(RunReport.setupError("The files could not be placed in the working directory: " + e.getMessage()), false);
             return;
         }
         byte[] input = command.stdin() == null ? new byte[0] : command.stdin().getBytes(StandardCharsets.UTF_8);
         prepared.streams().attach(input, out, err);
         ScheduledFuture<?> deadline = watchdog.schedule(() -> requestStop(Stop.TIMEOUT),
                 command.timeoutMillis(), TimeUnit.MILLISECONDS);
-        ExecutionResult result;
+        RunReport result;
         boolean recycle = false;
         tools.begin(command.id());
         try {
@@ -134,7 +135,7 @@ final class PythonCall {
                     : null;
             RunOutcome outcome = prepared.runner().run(command.code(), filename, settings.captureBytes(), module,
                     command.inputs() == null ? "{}" : command.inputs(), AnswerBudget.ERROR_MESSAGE_CHARS);
-            result = fromOutcome(outcome).withInstalling(prepared.runner().installing());
+            result = fromOutcome(outcome, prepared.runner().installing());
         } catch (PolyglotException e) {
             if (stop.get() != Stop.NONE && (e.isInterrupted() || e.isCancelled())) {
                 flushGuestBuffers();
@@ -147,7 +148,7 @@ final class PythonCall {
                 result = finished(failure.status(), failure.exitCode(), failure.message(), null, false);
             }
         } catch (OutOfMemoryError e) {
-            result = finished(Status.EXECUTION_ERROR, 1, ExecutionResult.MEMORY_LIMIT_MESSAGE, null, false);
+            result = finished(Status.EXECUTION_ERROR, 1, RunReport.MEMORY_LIMIT_MESSAGE, null, false);
             recycle = true;
         } catch (RuntimeException e) {
             if (stop.get() != Stop.NONE) {
@@ -177,7 +178,7 @@ final class PythonCall {
     private void validate(WorkerCommand.Validate command) {
         ScheduledFuture<?> deadline = watchdog.schedule(() -> requestStop(Stop.TIMEOUT),
                 command.timeoutMillis(), TimeUnit.MILLISECONDS);
-        ExecutionResult result;
+        RunReport result;
         boolean recycle = false;
         try {
             ValidationReport report = prepared.runner().validate(command.code(),
@@ -205,7 +206,7 @@ final class PythonCall {
     private void inspect(WorkerCommand.Inspect command) {
         ScheduledFuture<?> deadline = watchdog.schedule(() -> requestStop(Stop.TIMEOUT),
                 command.timeoutMillis(), TimeUnit.MILLISECONDS);
-        ExecutionResult result;
+        RunReport result;
         boolean recycle = false;
         try {
             @SuppressWarnings("unchecked")
@@ -242,8 +243,8 @@ final class PythonCall {
         }
     }
 
-    /** Files out: the result with the files this call wrote in its working directory. */
-    private ExecutionResult withWrittenFiles(ExecutionResult result) {
+    /** Files out: the report with the files this call wrote in its working directory. */
+    private RunReport withWrittenFiles(RunReport result) {
         try {
             FileListing listing = ReturnedFiles.from(prepared.files().scratch().writtenByThisCall(),
                     settings.files().returnBytes());
@@ -327,7 +328,7 @@ final class PythonCall {
     }
 
     /** Answers once, within the answer budget, so that no guest-filled field makes the protocol line large. */
-    private void answer(ExecutionResult result, boolean recycle) {
+    private void answer(RunReport result, boolean recycle) {
         if (answered.compareAndSet(false, true)) {
             reply.send(settings.answerBudget().bound(result), recycle);
         }
@@ -346,9 +347,9 @@ final class PythonCall {
     }
 
     /** @param recycle whether this worker asks to be replaced, ending a session that lives on it */
-    private ExecutionResult stopped(Stop reason, boolean recycle) {
+    private RunReport stopped(Stop reason, boolean recycle) {
         String why = switch (reason) {
-            case TIMEOUT -> ExecutionResult.timedOutAfter(Duration.ofMillis(command.timeoutMillis())) + ".";
+            case TIMEOUT -> RunReport.timedOutAfter(Duration.ofMillis(command.timeoutMillis())) + ".";
             case OUTPUT_LIMIT -> "Output limit exceeded: more than " + settings.stopAfterBytes()
                     + " bytes written to one stream, so execution was stopped.";
             case CANCELLED -> "Cancelled by the client.";
@@ -375,7 +376,8 @@ final class PythonCall {
                         + " changing may be half done.";
     }
 
-    private ExecutionResult fromOutcome(RunOutcome outcome) {
+    /** @param missing the modules the code imported missing that the server installs on request */
+    private RunReport fromOutcome(RunOutcome outcome, List<String> missing) {
         int exitCode = outcome.exitCode();
         String errorMessage = outcome.errorMessage();
         Object result = null;
@@ -391,17 +393,23 @@ final class PythonCall {
             resultTruncated = outcome.result().truncated();
         }
         if (exitCode == 0) {
-            return finished(Status.SUCCESS, 0, null, result, resultTruncated);
+            return finished(Status.SUCCESS, 0, null, result, resultTruncated, missing);
         }
         if (errorMessage == null) {
             errorMessage = "Exited with status " + exitCode + ".";
         }
-        return finished(Status.EXECUTION_ERROR, exitCode, errorMessage, result, resultTruncated);
+        return finished(Status.EXECUTION_ERROR, exitCode, errorMessage, result, resultTruncated, missing);
     }
 
-    private ExecutionResult finished(Status status, int exitCode, String message, Object result, boolean resultTruncated) {
+    private RunReport finished(Status status, int exitCode, String message, Object result, boolean resultTruncated) {
+        return finished(status, exitCode, message, result, resultTruncated, List.of());
+    }
+
+    private RunReport finished(Status status, int exitCode, String message, Object result, boolean resultTruncated,
+            List<String> missing) {
         double seconds = (System.nanoTime() - startNanos) / 1e9;
-        return new ExecutionResult(status, out.text(), err.text(), exitCode, Math.round(seconds * 1e4) / 1e4, message,
-                result, new Truncation(out.truncated(), err.truncated(), resultTruncated, false, false));
+        return new RunReport(status, out.text(), err.text(), exitCode, Math.round(seconds * 1e4) / 1e4, message,
+                result, new Truncation(out.truncated(), err.truncated(), resultTruncated, false, false), List.of(), 0,
+                missing);
     }
 }

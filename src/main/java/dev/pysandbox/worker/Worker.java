@@ -17,7 +17,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.atomic.AtomicInteger;
 
-import dev.pysandbox.execution.ExecutionResult;
+import dev.pysandbox.execution.RunReport;
 import dev.pysandbox.wire.Decoded;
 import dev.pysandbox.wire.WireCodec;
 import dev.pysandbox.wire.WorkerCommand;
@@ -141,7 +141,7 @@ final class Worker {
 
     private void execute(WorkerCommand.Call command) {
         if (command instanceof WorkerCommand.Inspect inspect && !sessions.containsKey(inspect.session())) {
-            reply(command, ExecutionResult.setupError("This worker holds no context for the session."), false);
+            reply(command, RunReport.setupError("This worker holds no context for the session."), false);
             return;
         }
         PreparedContext prepared;
@@ -195,8 +195,8 @@ final class Worker {
         }
     }
 
-    private void reply(WorkerCommand.Call command, ExecutionResult result, boolean recycle) {
-        send(new WorkerEvent.Result(command.id(), result, recycle));
+    private void reply(WorkerCommand.Call command, RunReport report, boolean recycle) {
+        send(new WorkerEvent.Result(command.id(), report, recycle));
         if (recycle) {
             System.err.println("worker: call " + command.id() + " left this worker unusable; asking to be replaced");
         }

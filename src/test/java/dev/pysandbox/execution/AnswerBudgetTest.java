@@ -10,28 +10,30 @@ import java.util.Map;
 
 import org.junit.jupiter.api.Test;
 
-import dev.pysandbox.execution.ExecutionResult.Truncation;
-
 /** Every field guest code can fill is held to its part of one budget, and the budget bounds the answer. */
 class AnswerBudgetTest {
     private static final AnswerBudget DEFAULTS = AnswerBudget.of(51_200, 1_048_576);
 
-    private static ExecutionResult failed(String stdout, String stderr, String message, Object result) {
-        return new ExecutionResult(Status.EXECUTION_ERROR, stdout, stderr, 1, 0.5, message, result, Truncation.NONE);
+    private static RunReport failed(String stdout, String stderr, String message, Object result) {
+        return new RunReport(Status.EXECUTION_ERROR, stdout, stderr, 1, 0.5, message, result, Truncation.NONE);
     }
 
     @Test
     void aResultWithinTheBudgetComesBackEqual() {
-        ExecutionResult result = failed("out\n", "Traceback ...\n", "ValueError: x", Map.of("a", List.of(1, 2)))
-                .withFiles(List.of(new OutputFile("a.txt", 2, "hi", null, false)), 5)
-                .withToolCalls(List.of(new ToolCall("srv.tool", true, 3, null)), 0);
-        assertEquals(result, DEFAULTS.bound(result));
-        assertEquals(DEFAULTS.bound(result), DEFAULTS.bound(DEFAULTS.bound(result)));
+        RunReport report = new RunReport(Status.EXECUTION_ERROR, "out\n", "Traceback ...\n", 1, 0.5, "ValueError: x",
+                Map.of("a", List.of(1, 2)), Truncation.NONE, List.of(), 0, List.of("yaml"))
+                .withFiles(List.of(new OutputFile("a.txt", 2, "hi", null, false)), 5);
+        assertEquals(report, DEFAULTS.bound(report));
+        assertEquals(DEFAULTS.bound(report), DEFAULTS.bound(DEFAULTS.bound(report)));
+        List<ToolCall> calls = List.of(new ToolCall("srv.tool", true, 3, null));
+        ExecutionResult answer = ExecutionResult.from(report).toolCalls(calls, 0).installing(List.of("yaml")).build();
+        assertEquals(calls, answer.toolCalls());
+        assertEquals(List.of("yaml"), answer.installing());
     }
 
     @Test
     void attackAFortyMegabyteExceptionMessageIsCutToALineAPersonReads() {
-        ExecutionResult bounded = DEFAULTS.bound(failed("", "", "Exception: " + "x".repeat(40_000_000), null));
+        RunReport bounded = DEFAULTS.bound(failed("", "", "Exception: " + "x".repeat(40_000_000), null));
         assertTrue(bounded.errorMessage().length() <= AnswerBudget.ERROR_MESSAGE_CHARS, () -> "" + bounded.errorMessage().length());
         assertTrue(bounded.errorMessage().startsWith("Exception: xxx"));
         assertTrue(bounded.errorMessage().endsWith("[cut at 4096 characters]"), bounded.errorMessage()::toString);
@@ -42,7 +44,7 @@ class AnswerBudgetTest {
     @Test
     void attackAStreamLongerThanTheCaptureKeepsItsHeadAndTail() {
         String flood = "H" + "y".repeat(3_000_000) + "T";
-        ExecutionResult bounded = DEFAULTS.bound(failed(flood, "", null, null));
+        RunReport bounded = DEFAULTS.bound(failed(flood, "", null, null));
         assertTrue(bounded.stdout().length() <= DEFAULTS.streamChars());
         assertTrue(bounded.stdout().startsWith("Hyy") && bounded.stdout().endsWith("yyT"));
         assertTrue(bounded.stdout().contains("characters omitted"));
@@ -52,7 +54,7 @@ class AnswerBudgetTest {
     @Test
     void attackAHugeResultIsCutToItsBudgetAsJson() {
         // Quotes double in JSON: the cut counts what the value takes there, not its characters.
-        ExecutionResult bounded = DEFAULTS.bound(failed("", "", null, "\"".repeat(1_000_000)));
+        RunReport bounded = DEFAULTS.bound(failed("", "", null, "\"".repeat(1_000_000)));
         String value = (String) bounded.result();
         assertTrue(JsonSize.of(value) + 2 <= DEFAULTS.resultChars(), () -> "" + JsonSize.of(value));
         assertTrue(bounded.truncated().result());
@@ -60,7 +62,7 @@ class AnswerBudgetTest {
         for (int i = 0; i < 100_000; i++) {
             structure.add(Map.of("k", i));
         }
-        ExecutionResult cut = DEFAULTS.bound(failed("", "", null, structure));
+        RunReport cut = DEFAULTS.bound(failed("", "", null, structure));
         assertTrue(cut.result() instanceof String s && s.startsWith("[{\"k\":0}"), () -> "" + cut.result());
         assertTrue(cut.truncated().result());
     }
@@ -71,7 +73,7 @@ class AnswerBudgetTest {
         for (int i = 0; i < 20; i++) {
             files.add(new OutputFile(i + "x".repeat(100_000), 1, "a", null, false));
         }
-        ExecutionResult bounded = DEFAULTS.bound(failed("", "", null, null).withFiles(files, 0));
+        RunReport bounded = DEFAULTS.bound(failed("", "", null, null).withFiles(files, 0));
         assertEquals(2, bounded.files().size(), "two 100 KB names fit the 256 KB listing");
         assertEquals(18, bounded.filesOmitted());
         assertTrue(bounded.truncated().files());
@@ -80,7 +82,7 @@ class AnswerBudgetTest {
     @Test
     void attackControlCharactersInAFileCountAsTheSixBytesJsonMakesOfEach() {
         String text = "\u0001".repeat(1_000_000);
-        ExecutionResult bounded = DEFAULTS.bound(failed("", "", null, null)
+        RunReport bounded = DEFAULTS.bound(failed("", "", null, null)
                 .withFiles(List.of(new OutputFile("a.txt", text.length(), text, null, false)), 0));
         OutputFile file = bounded.files().get(0);
         assertEquals(DEFAULTS.fileBytes() / 6, file.text().length());
@@ -96,10 +98,24 @@ class AnswerBudgetTest {
         for (int i = 0; i < 150; i++) {
             calls.add(new ToolCall("s." + "t".repeat(100_000), false, 1, ToolErrorKind.NOT_ALLOWED));
         }
-        ExecutionResult bounded = DEFAULTS.bound(failed("", "", null, null).withToolCalls(calls, 7));
+        ExecutionResult bounded = ExecutionResult.from(DEFAULTS.bound(failed("", "", null, null))).toolCalls(calls, 7)
+                .build();
         assertEquals(AnswerBudget.TOOL_CALLS, bounded.toolCalls().size());
         assertEquals(57, bounded.toolCallsOmitted());
         assertTrue(bounded.toolCalls().stream().allMatch(call -> call.tool().length() <= AnswerBudget.TOOL_NAME_CHARS));
+    }
+
+    @Test
+    void attackAReportsCountsAndTimeAreHeldToWhatTheAnswerPromises() {
+        RunReport told = new RunReport(Status.SUCCESS, "", "", 0, Double.POSITIVE_INFINITY, null, null, Truncation.NONE,
+                List.of(), -5, List.of());
+        RunReport bounded = DEFAULTS.bound(told);
+        assertEquals(0, bounded.filesOmitted(), "no fewer than none");
+        assertEquals(0.0, bounded.executionTime(), "a time JSON can carry as a number");
+        RunReport many = new RunReport(Status.SUCCESS, "", "", 0, -1, null, null, Truncation.NONE,
+                List.of(new OutputFile("x".repeat(300_000), 1, "a", null, false)), Integer.MAX_VALUE, List.of());
+        assertEquals(Integer.MAX_VALUE, DEFAULTS.bound(many).filesOmitted(), "no overflow");
+        assertEquals(0.0, DEFAULTS.bound(many).executionTime());
     }
 
     @Test

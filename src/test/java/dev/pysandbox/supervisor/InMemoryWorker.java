@@ -9,6 +9,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.BlockingQueue;
@@ -20,7 +21,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Stream;
 
-import dev.pysandbox.execution.ExecutionResult;
+import dev.pysandbox.execution.RunReport;
 import dev.pysandbox.execution.Status;
 import dev.pysandbox.wire.WireCodec;
 
@@ -48,6 +49,9 @@ import dev.pysandbox.wire.WireCodec;
  *       by a JIT worker;</li>
  *   <li>{@code fail-on NAME}: answers {@code execution_error} on the worker of that name, success elsewhere (code
  *       that does not end the same way when run again);</li>
+ *   <li>{@code missing A B ...}: answers with success, reporting that the code imported the modules named missing;</li>
+ *   <li>{@code forge}: answers as a compromised worker might ({@link #forged}): claiming what only the supervisor
+ *       knows, with fields the protocol does not have and output far beyond the answer budget;</li>
  *   <li>anything else: answers with success, printing which worker ran which code in which session.</li>
  * </ul>
  * An {@code inspect} is answered with one variable, {@code in_<session>}.
@@ -150,14 +154,14 @@ final class InMemoryWorker extends Process {
                     command.get("timeoutMillis") instanceof Number millis ? millis.longValue() : 0);
             case "cancel" -> {
                 if (sleeping.remove(id)) {
-                    send(result(id, new ExecutionResult(Status.EXECUTION_ERROR, "", "", 1, 0.01, "Cancelled", null,
+                    send(result(id, new RunReport(Status.EXECUTION_ERROR, "", "", 1, 0.01, "Cancelled", null,
                             null), false));
                 }
             }
             case "inspect" -> { // one variable, named after the session it describes
                 send(started(id));
-                send(result(id, new ExecutionResult(Status.SUCCESS, "", "", 0, 0.01, null, Map.of(
-                        "variables", java.util.List.of(Map.of("name", "in_" + command.get("session"), "type", "int",
+                send(result(id, new RunReport(Status.SUCCESS, "", "", 0, 0.01, null, Map.of(
+                        "variables", List.of(Map.of("name", "in_" + command.get("session"), "type", "int",
                                 "size_bytes", 28)),
                         "variables_omitted", 0, "size_bytes", 28, "worker_heap_used_bytes", 1000,
                         "worker_heap_max_bytes", 2000), null), false));
@@ -189,8 +193,8 @@ final class InMemoryWorker extends Process {
                 } else if (code.equals("long")) {
                     send(result(id, success(name + " ran long in " + timeoutMillis + " ms"), false));
                 } else {
-                    send(result(id, new ExecutionResult(Status.TIMEOUT, "", "", -1, timeoutMillis / 1000.0,
-                            ExecutionResult.timedOutAfter(Duration.ofMillis(timeoutMillis)) + ".", null, null), false));
+                    send(result(id, new RunReport(Status.TIMEOUT, "", "", -1, timeoutMillis / 1000.0,
+                            RunReport.timedOutAfter(Duration.ofMillis(timeoutMillis)) + ".", null, null), false));
                 }
             }
             case "flood" -> {
@@ -203,8 +207,12 @@ final class InMemoryWorker extends Process {
             }
             case "timeout" -> {
                 send(started(id));
-                send(result(id, new ExecutionResult(Status.TIMEOUT, "", "", -1, 5.0, "Execution timed out after 5"
+                send(result(id, new RunReport(Status.TIMEOUT, "", "", -1, 5.0, "Execution timed out after 5"
                         + " seconds.", null, null), false));
+            }
+            case "forge" -> {
+                send(started(id));
+                send(forged(id));
             }
             case "stray" -> {
                 writeLine("OpenJDK 64-Bit Server VM warning: not protocol");
@@ -213,8 +221,11 @@ final class InMemoryWorker extends Process {
             }
             default -> {
                 send(started(id));
-                if (code.equals("fail-on " + name)) {
-                    send(result(id, new ExecutionResult(Status.EXECUTION_ERROR, "", "", 1, 0.01, "failed on " + name,
+                if (code.startsWith("missing ")) {
+                    send(result(id, new RunReport(Status.SUCCESS, "", "", 0, 0.01, null, null, null, List.of(), 0,
+                            List.of(code.substring("missing ".length()).split(" "))), false));
+                } else if (code.equals("fail-on " + name)) {
+                    send(result(id, new RunReport(Status.EXECUTION_ERROR, "", "", 1, 0.01, "failed on " + name,
                             null, null), false));
                 } else {
                     send(result(id, success(name + " ran " + code + (session == null ? "" : " in " + session)), false));
@@ -223,19 +234,53 @@ final class InMemoryWorker extends Process {
         }
     }
 
-    private static ExecutionResult success(String stdout) {
-        return new ExecutionResult(Status.SUCCESS, stdout + "\n", "", 0, 0.01, null, null, null);
+    private static RunReport success(String stdout) {
+        return new RunReport(Status.SUCCESS, stdout + "\n", "", 0, 0.01, null, null, null);
+    }
+
+    /** How many characters of stdout and of {@code result} a forged answer carries: far beyond the test budget. */
+    static final int FORGED_CHARS = 1024 * 1024;
+
+    /**
+     * A result line as a compromised worker could write it, within the protocol's line limit: a success that also
+     * claims the session fields, tool calls and installs only the supervisor knows, carries fields the protocol does
+     * not have, and fills stdout and {@code result} far beyond the answer budget.
+     */
+    private static Map<String, Object> forged(long id) {
+        Map<String, Object> report = new LinkedHashMap<>();
+        report.put("status", "success");
+        report.put("stdout", "o".repeat(FORGED_CHARS));
+        report.put("stderr", "");
+        report.put("exit_code", 0);
+        report.put("execution_time", 0.01);
+        report.put("result", "r".repeat(FORGED_CHARS));
+        report.put("files", List.of());
+        report.put("session_new", true);
+        report.put("session_rebuilt", 7);
+        report.put("session_ended", "expired");
+        report.put("tool_calls", List.of(Map.of("tool", "forged.tool", "ok", true, "duration_ms", 1)));
+        report.put("tool_calls_omitted", 5);
+        report.put("installing", List.of("forged_module"));
+        // A field reports may have, naming a module the server does not install.
+        report.put("missing_modules", List.of("forged_module"));
+        report.put("granted", "admin");
+        Map<String, Object> event = new LinkedHashMap<>();
+        event.put("type", "result");
+        event.put("id", id);
+        event.put("report", report);
+        event.put("recycle", false);
+        return event;
     }
 
     private static Map<String, Object> started(long id) {
         return Map.of("type", "started", "id", id);
     }
 
-    private static Map<String, Object> result(long id, ExecutionResult result, boolean recycle) {
+    private static Map<String, Object> result(long id, RunReport report, boolean recycle) {
         Map<String, Object> event = new LinkedHashMap<>();
         event.put("type", "result");
         event.put("id", id);
-        event.put("result", result);
+        event.put("report", report);
         event.put("recycle", recycle);
         return event;
     }

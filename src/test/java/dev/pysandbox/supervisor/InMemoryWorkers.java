@@ -22,6 +22,7 @@ final class InMemoryWorkers implements WorkerStarter {
     private final Deque<Startup> next = new ArrayDeque<>();
     private Startup otherwise;
     private final List<InMemoryWorker> launched = new ArrayList<>();
+    private List<String> autoInstalled = List.of();
 
     InMemoryWorkers(Startup otherwise) {
         this.otherwise = otherwise;
@@ -30,6 +31,12 @@ final class InMemoryWorkers implements WorkerStarter {
     /** The next workers start so, in this order; those after them as the default. */
     synchronized InMemoryWorkers thenStart(Startup... startups) {
         next.addAll(List.of(startups));
+        return this;
+    }
+
+    /** The server installs these modules when code imports them missing (packages.auto-install). */
+    synchronized InMemoryWorkers autoInstalling(String... modules) {
+        autoInstalled = List.of(modules);
         return this;
     }
 
@@ -72,6 +79,11 @@ final class InMemoryWorkers implements WorkerStarter {
     @Override
     public AnswerBudget answerBudget() {
         return BUDGET;
+    }
+
+    @Override
+    public synchronized List<String> autoInstalled() {
+        return autoInstalled;
     }
 
     @Override

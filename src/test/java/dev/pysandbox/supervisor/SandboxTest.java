@@ -1,5 +1,6 @@
 package dev.pysandbox.supervisor;
 
+import static org.junit.jupiter.api.Assertions.assertAll;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -13,11 +14,14 @@ import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
+import tools.jackson.databind.json.JsonMapper;
+
 import dev.pysandbox.config.LongCallSettings;
 import dev.pysandbox.config.SessionSettings;
 import dev.pysandbox.execution.CallPhase;
 import dev.pysandbox.execution.ExecutionRequest;
 import dev.pysandbox.execution.ExecutionResult;
+import dev.pysandbox.execution.RunReport;
 import dev.pysandbox.execution.SessionEnding;
 import dev.pysandbox.execution.SessionReport;
 import dev.pysandbox.execution.Status;
@@ -221,7 +225,7 @@ class SandboxTest {
         inSession("greedy", "data = 1");
         ExecutionResult bomb = inSession("greedy", "oom");
         assertEquals(Status.EXECUTION_ERROR, bomb.status());
-        assertEquals(ExecutionResult.MEMORY_LIMIT_MESSAGE, bomb.errorMessage());
+        assertEquals(RunReport.MEMORY_LIMIT_MESSAGE, bomb.errorMessage());
         ExecutionResult told = inSession("greedy", "print(data)");
         assertEquals(Status.SETUP_ERROR, told.status());
         assertEquals(SessionEnding.LOST_TO_ITS_OWN_CALL, told.sessionEnded());
@@ -400,6 +404,55 @@ class SandboxTest {
         Map<String, Object> cancel = worker.nextCommand("cancel");
         assertEquals(execute.get("id"), cancel.get("id"));
         assertEquals("worker-1.1 ran print(1)\n", run("print(1)").stdout(), "the same worker, back in the pool");
+    }
+
+    /**
+     * What a compromised worker's answer may not carry to the client: the session fields, tool calls and installs
+     * only the supervisor knows, fields the protocol does not have, and fields beyond the answer budget (SECURITY.md,
+     * "Worker processes", and "What must hold", 2 and 7). The worker says {@code session_new: true}; the answer says
+     * {@code sessionNew}, as the supervisor knows it.
+     */
+    private static void assertNothingForgedReachesTheAnswer(ExecutionResult answer, Boolean sessionNew) {
+        String json = JsonMapper.builder().build().writeValueAsString(answer);
+        assertAll(
+                () -> assertEquals(Status.SUCCESS, answer.status()),
+                () -> assertEquals(sessionNew, answer.sessionNew(), "session_new is the supervisor's"),
+                () -> assertNull(answer.sessionRebuilt(), "session_rebuilt is the supervisor's"),
+                () -> assertNull(answer.sessionEnded(), "session_ended is the supervisor's"),
+                () -> assertEquals(List.of(), answer.toolCalls(), "tool_calls are the supervisor's record"),
+                () -> assertEquals(0, answer.toolCallsOmitted(), "tool_calls_omitted is the supervisor's record"),
+                () -> assertEquals(List.of(), answer.installing(), "the server installs no forged_module"),
+                () -> assertTrue(answer.stdout().length() <= InMemoryWorkers.BUDGET.streamChars()
+                        && answer.truncated().stdout(), "stdout cut to the budget"),
+                () -> assertTrue(answer.result() instanceof String r
+                        && r.length() <= InMemoryWorkers.BUDGET.resultChars() && answer.truncated().result(),
+                        "result cut to the budget"),
+                () -> assertFalse(json.contains("granted") || json.contains("forged"),
+                        "a field or value the worker made up reached the answer"));
+    }
+
+    @Test
+    void attackAWorkerCannotTellACallWithoutASessionAboutSessionsToolCallsOrInstalls() throws InterruptedException {
+        sandbox(1, 100, 10);
+        assertNothingForgedReachesTheAnswer(run("forge"), null);
+    }
+
+    @Test
+    void attackAWorkerCannotTellASessionCallItsSessionEndedOrWasRebuilt() throws InterruptedException {
+        sandbox(1, 100, 10);
+        assertNothingForgedReachesTheAnswer(inSession("s", "forge"), true);
+        assertNothingForgedReachesTheAnswer(inSession("s", "forge"), false);
+        ExecutionResult next = inSession("s", "print(1)");
+        assertEquals("worker-1.1 ran print(1) in s#1\n", next.stdout(), "the session lives on, as its worker does");
+        assertEquals(3, sandbox.inspect("s", "s").calls());
+    }
+
+    @Test
+    void aModuleTheCodeImportedMissingIsNamedInInstallingOnlyIfTheServerInstallsIt() throws InterruptedException {
+        workers.autoInstalling("yaml");
+        sandbox(1, 100, 10);
+        assertEquals(List.of("yaml"), run("missing yaml made_up").installing());
+        assertEquals(List.of(), run("missing made_up").installing());
     }
 
     @Test

@@ -12,10 +12,10 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 import dev.pysandbox.execution.ExecutionRequest;
-import dev.pysandbox.execution.ExecutionResult;
-import dev.pysandbox.execution.ExecutionResult.Truncation;
+import dev.pysandbox.execution.RunReport;
 import dev.pysandbox.execution.Status;
 import dev.pysandbox.execution.ToolCall;
+import dev.pysandbox.execution.Truncation;
 
 /** What a session keeps to be rebuilt, and what makes it impossible to rebuild. */
 class SessionJournalTest {
@@ -25,15 +25,19 @@ class SessionJournalTest {
         return new ExecutionRequest(code, "", Duration.ofSeconds(5), "s#1", "<string>");
     }
 
-    private static ExecutionResult ended(Status status, double seconds) {
-        return new ExecutionResult(status, "", "", status == Status.SUCCESS ? 0 : 1, seconds, null, null, Truncation.NONE);
+    private static RunReport report(Status status, double seconds) {
+        return new RunReport(status, "", "", status == Status.SUCCESS ? 0 : 1, seconds, null, null, Truncation.NONE);
+    }
+
+    private static WorkerRun ended(Status status, double seconds) {
+        return WorkerRun.without(report(status, seconds));
     }
 
     @Test
     void callsThatRanAreKeptInOrderWithTheirStatusAndThoseThatNeverRanAreNot() {
         SessionJournal journal = new SessionJournal(1024, MINUTE);
         journal.record(call("x = 1"), ended(Status.SUCCESS, 0.1));
-        journal.record(call("never"), ExecutionResult.setupError("no worker"));
+        journal.record(call("never"), WorkerRun.without(RunReport.setupError("no worker")));
         journal.record(call("1 / 0"), ended(Status.EXECUTION_ERROR, 0.1));
         assertNull(journal.refusal());
         assertEquals(List.of(new SessionJournal.Entry(call("x = 1"), Status.SUCCESS),
@@ -44,8 +48,8 @@ class SessionJournalTest {
     void aCallThatUsedTheOperatorsToolsIsNeverRunAgain() {
         SessionJournal journal = new SessionJournal(1024, MINUTE);
         journal.record(call("x = 1"), ended(Status.SUCCESS, 0.1));
-        ExecutionResult withTool = ended(Status.SUCCESS, 0.1)
-                .withToolCalls(List.of(new ToolCall("mail__send", true, 12, null)), 0);
+        WorkerRun withTool = new WorkerRun(report(Status.SUCCESS, 0.1),
+                List.of(new ToolCall("mail__send", true, 12, null)), 0);
         journal.record(call("tools.call('mail__send', {})"), withTool);
         assertTrue(journal.refusal().contains("operator's tools"), journal.refusal());
         assertEquals(List.of(), journal.entries(), "nothing is kept once it cannot be rebuilt");

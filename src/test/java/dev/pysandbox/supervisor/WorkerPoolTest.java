@@ -18,7 +18,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 import dev.pysandbox.execution.ExecutionRequest;
-import dev.pysandbox.execution.ExecutionResult;
+import dev.pysandbox.execution.RunReport;
 import dev.pysandbox.execution.Notice;
 import dev.pysandbox.execution.Status;
 import dev.pysandbox.execution.ToolBroker;
@@ -63,9 +63,9 @@ class WorkerPoolTest {
         return worker;
     }
 
-    private static ExecutionResult run(WorkerPool pool, WorkerProcess worker, String code) throws Exception {
-        ExecutionResult result = worker.execute(1, new ExecutionRequest(code, "", Duration.ofSeconds(5), null,
-                "<string>"), ToolBroker.OFF.open(ToolGrant.NONE)).get(HANG.toSeconds(), TimeUnit.SECONDS);
+    private static RunReport run(WorkerPool pool, WorkerProcess worker, String code) throws Exception {
+        RunReport result = worker.execute(1, new ExecutionRequest(code, "", Duration.ofSeconds(5), null,
+                "<string>"), ToolBroker.OFF.open(ToolGrant.NONE)).get(HANG.toSeconds(), TimeUnit.SECONDS).report();
         pool.release(worker);
         return result;
     }
@@ -160,7 +160,7 @@ class WorkerPoolTest {
                 ToolBroker.OFF.open(ToolGrant.NONE));
         call.whenComplete((result, error) -> pool.release(hung));
         timers.fire(Duration.ofSeconds(6)); // the timeout and the kill grace
-        assertEquals(Status.TIMEOUT, call.get(HANG.toSeconds(), TimeUnit.SECONDS).status());
+        assertEquals(Status.TIMEOUT, call.get(HANG.toSeconds(), TimeUnit.SECONDS).report().status());
         assertEquals(Notice.warning("Sandbox worker worker-1.1 did not stop a call at its timeout and was killed;"
                 + " worker-1.2 replaces it."), nextNotice());
         assertEquals(InMemoryWorker.KILLED, workers.awaitLaunched("worker-1.1").exitValue());

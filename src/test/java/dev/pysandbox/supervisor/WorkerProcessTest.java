@@ -24,13 +24,14 @@ import org.junit.jupiter.api.io.TempDir;
 
 import dev.pysandbox.execution.AnswerBudget;
 import dev.pysandbox.execution.ExecutionRequest;
-import dev.pysandbox.execution.ExecutionResult;
 import dev.pysandbox.execution.Notice;
+import dev.pysandbox.execution.RunReport;
 import dev.pysandbox.execution.Status;
 import dev.pysandbox.execution.ToolBroker;
 import dev.pysandbox.execution.ToolBroker.ToolCalls;
 import dev.pysandbox.execution.ToolGrant;
 import dev.pysandbox.execution.ToolReply;
+import dev.pysandbox.execution.Truncation;
 import dev.pysandbox.wire.WireCodec;
 import dev.pysandbox.wire.WorkerCommand;
 import dev.pysandbox.wire.WorkerEvent;
@@ -68,8 +69,8 @@ class WorkerProcessTest {
     /** The worker's own deadline, which answers {@code timeout}, must come before a tool call's (ServerExitIT). */
     @Test
     void aToolCallMayOutlastTheCodesTimeLeftByAMomentSoTheExecutionsOwnTimeoutAnswers() throws Exception {
-        String result = WireCodec.encode(new WorkerEvent.Result(1, new ExecutionResult(Status.SUCCESS, "", "", 0,
-                0.1, null, null, ExecutionResult.Truncation.NONE), false));
+        String result = WireCodec.encode(new WorkerEvent.Result(1, new RunReport(Status.SUCCESS, "", "", 0,
+                0.1, null, null, Truncation.NONE), false));
         String script = String.join("\n",
                 "read -r execute",
                 "echo '{\"type\":\"started\",\"id\":1}'",
@@ -88,7 +89,7 @@ class WorkerProcessTest {
      * Sends {@code pass} (timeout 60 s) to a worker played by a shell script and waits for its answer; {@code check}
      * sees the worker before it is killed.
      */
-    private ExecutionResult executeOnScriptedWorker(String script, ToolCalls tools, Consumer<WorkerProcess> check)
+    private WorkerRun executeOnScriptedWorker(String script, ToolCalls tools, Consumer<WorkerProcess> check)
             throws Exception {
         Process process = new ProcessBuilder("sh", "-c", script).start();
         WorkerProcess worker = new WorkerProcess("worker-test", process, timers, Duration.ofSeconds(1),
@@ -97,7 +98,7 @@ class WorkerProcessTest {
             var answer = worker.execute(1, new ExecutionRequest("pass", "", Duration.ofSeconds(60), null, "<string>"),
                     tools);
             worker.start();
-            ExecutionResult answered = answer.get(60, TimeUnit.SECONDS);
+            WorkerRun answered = answer.get(60, TimeUnit.SECONDS);
             check.accept(worker);
             return answered;
         } finally {
@@ -108,8 +109,8 @@ class WorkerProcessTest {
     @Test
     void attackLinesOfUnknownTypesOrNoProtocolAreSkippedAndAnUnknownToolOperationIsStillAnswered(@TempDir Path dir)
             throws Exception {
-        String result = WireCodec.encode(new WorkerEvent.Result(1, new ExecutionResult(Status.SUCCESS, "done\n", "", 0,
-                0.1, null, null, ExecutionResult.Truncation.NONE), false));
+        String result = WireCodec.encode(new WorkerEvent.Result(1, new RunReport(Status.SUCCESS, "done\n", "", 0,
+                0.1, null, null, Truncation.NONE), false));
         Path sent = dir.resolve("sent");
         String script = String.join("\n",
                 "echo 'OpenJDK 64-Bit Server VM warning: not protocol'",
@@ -123,8 +124,8 @@ class WorkerProcessTest {
                 "printf '%s\\n' '" + result + "'", // dash's echo would read the JSON's \\n as a newline
                 "exec sleep 600");
         SeenToolCalls tools = new SeenToolCalls();
-        ExecutionResult answered = executeOnScriptedWorker(script, tools,
-                worker -> assertTrue(!worker.isGone(), "stray lines do not end the worker"));
+        RunReport answered = executeOnScriptedWorker(script, tools,
+                worker -> assertTrue(!worker.isGone(), "stray lines do not end the worker")).report();
         assertEquals(Status.SUCCESS, answered.status(), answered.toString());
         assertEquals("done\n", answered.stdout());
         List<String> lines = Files.readAllLines(sent);
@@ -156,7 +157,7 @@ class WorkerProcessTest {
         var answer = worker.execute(1, new ExecutionRequest("pass", "", Duration.ofSeconds(60), null, "<string>"),
                 ToolBroker.OFF.open(ToolGrant.NONE));
         worker.start();
-        ExecutionResult result = answer.get(60, TimeUnit.SECONDS);
+        RunReport result = answer.get(60, TimeUnit.SECONDS).report();
         assertEquals(Status.EXECUTION_ERROR, result.status());
         assertTrue(result.errorMessage().contains("larger than the protocol allows (" + WireCodec.MAX_LINE_BYTES),
                 result.errorMessage());
@@ -194,19 +195,19 @@ class WorkerProcessTest {
         return new InMemoryWorker("worker-1.1", InMemoryWorker.Startup.READY);
     }
 
-    private static CompletableFuture<ExecutionResult> call(WorkerProcess worker, long id, String code) {
+    private static CompletableFuture<WorkerRun> call(WorkerProcess worker, long id, String code) {
         return worker.execute(id, new ExecutionRequest(code, "", TIMEOUT, null, "<string>"),
                 ToolBroker.OFF.open(ToolGrant.NONE));
     }
 
-    private static ExecutionResult answer(CompletableFuture<ExecutionResult> call) throws Exception {
-        return call.get(30, TimeUnit.SECONDS);
+    private static RunReport answer(CompletableFuture<WorkerRun> call) throws Exception {
+        return call.get(30, TimeUnit.SECONDS).report();
     }
 
     @Test
     void aCallIsAnsweredWithTheWorkersResult() throws Exception {
         WorkerProcess worker = readyWorker(inMemory());
-        ExecutionResult result = answer(call(worker, 1, "print(1)"));
+        RunReport result = answer(call(worker, 1, "print(1)"));
         assertEquals(Status.SUCCESS, result.status());
         assertEquals("worker-1.1 ran print(1)\n", result.stdout());
         assertEquals(1, worker.callsServed());
@@ -219,7 +220,7 @@ class WorkerProcessTest {
     @Test
     void aWorkerThatDiesMidCallAnswersItsCallWithAnExecutionErrorAndIsGone() throws Exception {
         WorkerProcess worker = readyWorker(inMemory());
-        ExecutionResult result = answer(call(worker, 1, "crash"));
+        RunReport result = answer(call(worker, 1, "crash"));
         assertEquals(Status.EXECUTION_ERROR, result.status());
         assertTrue(result.errorMessage().contains("stopped unexpectedly (exit code 1)")
                 && result.errorMessage().contains("Please retry"), result.errorMessage());
@@ -233,9 +234,9 @@ class WorkerProcessTest {
     @Test
     void aWorkerEndedForRunningOutOfHeapAnswersWithTheMemoryLimit() throws Exception {
         WorkerProcess worker = readyWorker(inMemory());
-        ExecutionResult result = answer(call(worker, 1, "oom"));
+        RunReport result = answer(call(worker, 1, "oom"));
         assertEquals(Status.EXECUTION_ERROR, result.status());
-        assertEquals(ExecutionResult.MEMORY_LIMIT_MESSAGE, result.errorMessage());
+        assertEquals(RunReport.MEMORY_LIMIT_MESSAGE, result.errorMessage());
         gone.get(30, TimeUnit.SECONDS);
         assertEquals(new WorkerProcess.Ending(WorkerEndCause.OUT_OF_MEMORY, "ran out of memory (worker.heap)"),
                 worker.ending());
@@ -245,9 +246,9 @@ class WorkerProcessTest {
     void aHungCallIsAnsweredAtItsTimeoutPlusGraceAndTheWorkerKilled() throws Exception {
         InMemoryWorker process = inMemory();
         WorkerProcess worker = readyWorker(process);
-        CompletableFuture<ExecutionResult> call = call(worker, 1, "hang");
+        CompletableFuture<WorkerRun> call = call(worker, 1, "hang");
         manual.fire(TIMEOUT.plus(KILL_GRACE));
-        ExecutionResult result = answer(call);
+        RunReport result = answer(call);
         assertEquals(Status.TIMEOUT, result.status());
         assertTrue(result.errorMessage().contains("did not stop in time and was replaced"), result.errorMessage());
         assertFalse(worker.isReady(), "a worker being killed is never handed out again");
@@ -261,9 +262,9 @@ class WorkerProcessTest {
     void aCallTheWorkerNeverStartsIsAnsweredAtTheSetupLimitAndTheWorkerKilled() throws Exception {
         InMemoryWorker process = inMemory();
         WorkerProcess worker = readyWorker(process);
-        CompletableFuture<ExecutionResult> call = call(worker, 1, "stall");
+        CompletableFuture<WorkerRun> call = call(worker, 1, "stall");
         manual.fire(SETUP_LIMIT);
-        ExecutionResult result = answer(call);
+        RunReport result = answer(call);
         assertEquals(Status.SETUP_ERROR, result.status());
         assertTrue(result.errorMessage().contains("did not start the code within 120 seconds"), result.errorMessage());
         gone.get(30, TimeUnit.SECONDS);
@@ -274,7 +275,7 @@ class WorkerProcessTest {
     void attackAnInMemoryWorkerLineLargerThanTheProtocolAllowsEndsTheWorkerAndAnswersItsCall() throws Exception {
         InMemoryWorker process = inMemory();
         WorkerProcess worker = readyWorker(process);
-        ExecutionResult result = answer(call(worker, 1, "flood"));
+        RunReport result = answer(call(worker, 1, "flood"));
         assertEquals(Status.EXECUTION_ERROR, result.status());
         assertTrue(result.errorMessage().contains("larger than the protocol allows (" + WireCodec.MAX_LINE_BYTES),
                 result.errorMessage());
@@ -303,7 +304,7 @@ class WorkerProcessTest {
     void aCancelReachesTheWorkerAndItsAnswerEndsTheCall() throws Exception {
         InMemoryWorker process = inMemory();
         WorkerProcess worker = readyWorker(process);
-        CompletableFuture<ExecutionResult> call = call(worker, 7, "sleep");
+        CompletableFuture<WorkerRun> call = call(worker, 7, "sleep");
         assertEquals("execute", process.nextCommand().get("type"));
         worker.cancel(7);
         Map<String, Object> cancel = process.nextCommand();
@@ -318,7 +319,7 @@ class WorkerProcessTest {
         WorkerProcess worker = readyWorker(process);
         process.destroyForcibly();
         gone.get(30, TimeUnit.SECONDS);
-        ExecutionResult result = answer(call(worker, 1, "print(1)"));
+        RunReport result = answer(call(worker, 1, "print(1)"));
         assertEquals(Status.SETUP_ERROR, result.status());
         assertTrue(result.errorMessage().contains("stopped before this call could start"), result.errorMessage());
     }

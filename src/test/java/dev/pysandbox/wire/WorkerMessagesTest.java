@@ -12,12 +12,11 @@ import java.util.Map;
 
 import org.junit.jupiter.api.Test;
 
-import dev.pysandbox.execution.ExecutionResult;
-import dev.pysandbox.execution.ExecutionResult.Truncation;
+import dev.pysandbox.execution.OutputFile;
+import dev.pysandbox.execution.RunReport;
 import dev.pysandbox.execution.Status;
-import dev.pysandbox.execution.ToolCall;
-import dev.pysandbox.execution.ToolErrorKind;
 import dev.pysandbox.execution.ToolOp;
+import dev.pysandbox.execution.Truncation;
 
 /** The worker protocol's two families of messages, as lines: every type survives the trip, by today's names. */
 class WorkerMessagesTest {
@@ -34,10 +33,10 @@ class WorkerMessagesTest {
             new WorkerEvent.Started(6),
             new WorkerEvent.ToolCall(6, 1, ToolOp.CALL_RAW, "srv.echo", "{\"text\":\"hi\"}"),
             new WorkerEvent.ToolCall(6, 2, ToolOp.LIST, "srv", null),
-            new WorkerEvent.Result(6, new ExecutionResult(Status.SUCCESS, "1\n", "", 0, 0.25, null, Map.of("k", 1),
-                    Truncation.NONE).withToolCalls(List.of(new ToolCall("srv.echo", false, 3, ToolErrorKind.TIMEOUT)), 0),
-                    true),
-            new WorkerEvent.Result(7, ExecutionResult.setupError("no"), false));
+            new WorkerEvent.Result(6, new RunReport(Status.SUCCESS, "1\n", "", 0, 0.25, null, Map.of("k", 1),
+                    Truncation.NONE, List.of(), 0, List.of("yaml"))
+                    .withFiles(List.of(new OutputFile("a.txt", 2, "hi", null, false)), 1), true),
+            new WorkerEvent.Result(7, RunReport.setupError("no"), false));
 
     private static <T> T again(T message, Class<T> family) {
         String line = WireCodec.encode(message);
@@ -96,6 +95,16 @@ class WorkerMessagesTest {
                 + "\"filename\":null,\"files\":{},\"workingDirectory\":null,\"inputs\":null,\"catalog\":null,\"seq\":0,"
                 + "\"reply\":null}";
         assertEquals(new Decoded.Message<>(new WorkerCommand.Cancel(9)), WireCodec.read(old, WorkerCommand.class));
+    }
+
+    @Test
+    void attackAResultLineClaimingWhatOnlyTheSupervisorKnowsReadsAsTheWorkersReportAlone() {
+        String line = "{\"type\":\"result\",\"id\":3,\"report\":{\"status\":\"success\",\"stdout\":\"x\","
+                + "\"exit_code\":0,\"execution_time\":0.1,\"session_new\":true,\"session_rebuilt\":7,"
+                + "\"session_ended\":\"expired\",\"tool_calls\":[{\"tool\":\"a.b\",\"ok\":true,\"duration_ms\":1}],"
+                + "\"installing\":[\"numpy\"],\"granted\":\"admin\"},\"recycle\":false}";
+        assertEquals(new Decoded.Message<>(new WorkerEvent.Result(3, new RunReport(Status.SUCCESS, "x", "", 0, 0.1, null,
+                null, Truncation.NONE), false)), WireCodec.read(line, WorkerEvent.class));
     }
 
     @Test

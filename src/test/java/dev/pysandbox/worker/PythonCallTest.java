@@ -18,7 +18,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
-import dev.pysandbox.execution.ExecutionResult;
+import dev.pysandbox.execution.RunReport;
 import dev.pysandbox.execution.Status;
 import dev.pysandbox.files.FileLimits;
 import dev.pysandbox.wire.WorkerCommand;
@@ -42,7 +42,7 @@ class PythonCallTest {
     private static final SharedCode SHARED_CODE = new SharedCode();
     private static final ToolBridge TOOLS = new ToolBridge(event -> { });
 
-    private record Answer(ExecutionResult result, boolean recycle) {
+    private record Answer(RunReport result, boolean recycle) {
     }
 
     @BeforeAll
