@@ -17,11 +17,14 @@ import dev.pysandbox.bridge.ServersFile;
 import dev.pysandbox.cli.CommandLine;
 import dev.pysandbox.cli.PackagesCommand;
 import dev.pysandbox.cli.RunCommand;
+import dev.pysandbox.cli.TokenCommand;
 import dev.pysandbox.config.CodeModeSettings;
 import dev.pysandbox.config.ConfigException;
 import dev.pysandbox.config.ServerConfig;
 import dev.pysandbox.mcp.HttpMcpServer;
 import dev.pysandbox.mcp.SandboxMcpServer;
+import dev.pysandbox.mcp.transport.http.BearerTokens;
+import dev.pysandbox.mcp.transport.http.MalformedTokensFile;
 import dev.pysandbox.release.Release;
 import dev.pysandbox.supervisor.OsSandboxUnavailable;
 import dev.pysandbox.supervisor.Sandbox;
@@ -76,6 +79,23 @@ public final class Main {
             // The operator's command, outside any sandbox: its output is for a person, on stdout.
             System.exit(new PackagesCommand(commandLine.packages(), config).execute(new PrintStream(stdout, true, "UTF-8")));
         }
+        if (commandLine.token() != null) {
+            // stdout carries the new token and nothing else, for a script to capture.
+            System.exit(new TokenCommand(commandLine.token(), config.http().tokens())
+                    .execute(new PrintStream(stdout, true, "UTF-8"), System.err));
+        }
+        // The tokens file is read before any worker starts: a bad line is the operator's to fix, said in one
+        // line (the file, the line number, what is wrong), not a stack trace after the workers came up.
+        BearerTokens tokens = null;
+        if (config.http().enabled() && config.http().tokens() != null) {
+            try {
+                tokens = BearerTokens.read(config.http().tokens());
+            } catch (MalformedTokensFile e) {
+                System.err.println("python-sandbox-mcp: " + e.getMessage());
+                System.exit(2);
+                return;
+            }
+        }
 
         CodeMode codeMode;
         try {
@@ -97,7 +117,7 @@ public final class Main {
             } else if (config.http().enabled()) {
                 log.info("python-sandbox-mcp {} serving MCP over HTTP (run root {})", Release.version(),
                         describeRunRoot(config));
-                HttpMcpServer.serve(config, sandbox, codeMode);
+                HttpMcpServer.serve(config, sandbox, codeMode, tokens);
             } else {
                 log.info("python-sandbox-mcp {} serving MCP on stdio (run root {})", Release.version(),
                         describeRunRoot(config));

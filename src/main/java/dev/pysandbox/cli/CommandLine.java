@@ -17,20 +17,25 @@ import dev.pysandbox.packages.KnownPackages;
  * @param version        whether the version was asked for ({@code --version})
  * @param prepareWorkers whether to prepare the worker runtime (the build does this; see WorkerRuntime)
  * @param packages       what {@code install}, {@code uninstall} or {@code list} should do, or null
+ * @param token          what {@code token add} should do, or null
  */
 public record CommandLine(Settings settings, RunCommand.Input run, boolean help, boolean version,
-        boolean prepareWorkers, PackagesCommand.Input packages) {
+        boolean prepareWorkers, PackagesCommand.Input packages, TokenCommand.Input token) {
     private static final List<String> PACKAGE_ACTIONS = List.of("install", "uninstall", "list");
 
     public static final String USAGE = """
             usage: python-sandbox-mcp [serve] [--config FILE] [--KEY=VALUE ...]
                    python-sandbox-mcp run (-c CODE | FILE.py | -) [--stdin TEXT] [--timeout SECONDS] [--KEY=VALUE ...]
                    python-sandbox-mcp (install [--profile common] PKG... | uninstall PKG... | list) [--KEY=VALUE ...]
+                   python-sandbox-mcp token add [--name NAME] --http.tokens-file=FILE
               serve   speak MCP on stdin/stdout (the default)
               run     execute one snippet in the sandbox and print its JSON result
               install, uninstall, list   the pure-Python packages in packages.dir (GraalPy's pip, wheels only;
                       pip settings such as PIP_INDEX_URL, PIP_FIND_LINKS and your pip.conf apply);
                       --profile common installs the packages of the common import profile and tzdata
+              token add   admit a caller to remote mode (transport=http): print a new random token once on
+                      stdout and append only its digest, a line NAME:sha256-hex, to http.tokens-file
+                      (made if missing); NAME defaults to caller-N
               prepare-workers   link the JIT-capable worker JDK and train its AOT cache (the build runs this)
               dist [--repository https://github.com/OWNER/NAME]   (bin/python-sandbox-mcp in a checkout) make the
                       release archive, MCP Bundle and registry entry (server.json, for that repository's
@@ -44,12 +49,18 @@ public record CommandLine(Settings settings, RunCommand.Input run, boolean help,
         boolean prepareWorkers = false;
         String packageAction = null;
         List<String> packageNames = new ArrayList<>();
+        boolean token = false;
+        String tokenAction = null; // after `token`, wherever the launcher put --config FILE
+        String tokenName = null;
         if (!rest.isEmpty() && List.of("run", "serve", "prepare-workers").contains(rest.get(0))) {
             run = rest.get(0).equals("run");
             prepareWorkers = rest.get(0).equals("prepare-workers");
             rest = rest.subList(1, rest.size());
         } else if (!rest.isEmpty() && PACKAGE_ACTIONS.contains(rest.get(0))) {
             packageAction = rest.get(0);
+            rest = rest.subList(1, rest.size());
+        } else if (!rest.isEmpty() && rest.get(0).equals("token")) {
+            token = true;
             rest = rest.subList(1, rest.size());
         }
         Settings settings = Settings.defaults();
@@ -74,6 +85,8 @@ public record CommandLine(Settings settings, RunCommand.Input run, boolean help,
                 stdin = value(rest, ++i, arg);
             } else if (run && arg.equals("--timeout")) {
                 timeout = parseTimeout(value(rest, ++i, arg));
+            } else if (token && arg.equals("--name")) {
+                tokenName = value(rest, ++i, arg);
             } else if ("install".equals(packageAction) && arg.equals("--profile")) {
                 try {
                     packageNames.addAll(KnownPackages.profile(value(rest, ++i, arg)));
@@ -88,6 +101,8 @@ public record CommandLine(Settings settings, RunCommand.Input run, boolean help,
                 script = arg;
             } else if (packageAction != null && !packageAction.equals("list")) {
                 packageNames.add(arg);
+            } else if (token && tokenAction == null) {
+                tokenAction = arg;
             } else {
                 throw new ConfigException("unexpected argument '" + arg + "'");
             }
@@ -112,6 +127,9 @@ public record CommandLine(Settings settings, RunCommand.Input run, boolean help,
             }
             input = new RunCommand.Input(code, script, stdin, timeout);
         }
+        if (token && !"add".equals(tokenAction) && !help && !version) {
+            throw new ConfigException("token needs an action: token add [--name NAME] --http.tokens-file=FILE");
+        }
         PackagesCommand.Input packages = null;
         if (packageAction != null) {
             if (packageNames.isEmpty() && !packageAction.equals("list") && !help && !version) {
@@ -119,7 +137,8 @@ public record CommandLine(Settings settings, RunCommand.Input run, boolean help,
             }
             packages = new PackagesCommand.Input(packageAction, List.copyOf(packageNames));
         }
-        return new CommandLine(settings, input, help, version, prepareWorkers, packages);
+        return new CommandLine(settings, input, help, version, prepareWorkers, packages,
+                token ? new TokenCommand.Input(tokenName) : null);
     }
 
     private static String value(List<String> args, int index, String flag) throws ConfigException {

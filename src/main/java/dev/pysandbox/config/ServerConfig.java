@@ -155,7 +155,7 @@ public record ServerConfig(
         if (auth.equals("token")) {
             if (enabled && s.get("http.tokens-file").isBlank()) {
                 throw new ConfigException("http.auth=token needs http.tokens-file: one line 'principal:sha256-of-token'"
-                        + " per caller (see README, Remote mode)");
+                        + " per caller (see README, Remote mode; python-sandbox-mcp token add makes one)");
             }
             tokens = s.get("http.tokens-file").isBlank() ? null : path(s.get("http.tokens-file"), null);
         } else if (enabled && !loopback) {

@@ -44,10 +44,14 @@ public final class HttpMcpServer {
     private HttpMcpServer() {
     }
 
-    /** Serves until the process is told to stop (SIGTERM or SIGINT), then drains and returns. */
-    public static void serve(ServerConfig config, Sandbox sandbox, CodeMode codeMode) throws Exception {
+    /**
+     * Serves until the process is told to stop (SIGTERM or SIGINT), then drains and returns.
+     *
+     * @param tokens the callers {@code http.tokens-file} admits, read by {@code Main} before the workers start;
+     *               null for {@code http.auth=none}
+     */
+    public static void serve(ServerConfig config, Sandbox sandbox, CodeMode codeMode, BearerTokens tokens) throws Exception {
         HttpSettings http = config.http();
-        BearerTokens tokens = http.tokens() == null ? null : BearerTokens.read(http.tokens());
         McpJsonMapper json = McpJsonDefaults.getMapper();
         AtomicInteger callThreads = new AtomicInteger();
         ExecutorService calls = Executors.newCachedThreadPool(runnable -> {

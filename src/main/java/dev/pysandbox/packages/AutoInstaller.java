@@ -126,7 +126,7 @@ public final class AutoInstaller implements AutoCloseable {
     private List<String> command(String distribution) {
         List<String> command = new ArrayList<>();
         command.add(ProcessHandle.current().info().command().orElse("java"));
-        command.addAll(InstallerJvm.OPTIONS);
+        command.addAll(InstallerJvm.options());
         command.addAll(List.of("-cp", System.getProperty("java.class.path"),
                 "dev.pysandbox.Main", "install", "--packages.dir=" + packagesDir, distribution));
         return command;

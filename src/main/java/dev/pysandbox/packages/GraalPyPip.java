@@ -102,7 +102,7 @@ final class GraalPyPip implements AutoCloseable {
 
     private void start() throws IOException {
         List<String> command = new ArrayList<>(List.of(ProcessHandle.current().info().command().orElse("java")));
-        command.addAll(InstallerJvm.OPTIONS);
+        command.addAll(InstallerJvm.options());
         command.addAll(List.of("-D" + DONE_PROPERTY + "=" + done, "-cp", System.getProperty("java.class.path"),
                 GraalPyPip.class.getName()));
         ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
@@ -154,6 +154,9 @@ final class GraalPyPip implements AutoCloseable {
                 .allowIO(IOAccess.ALL)
                 .in(InputStream.nullInputStream()) // the commands come on stdin; pip must not read them
                 .option("engine.WarnInterpreterOnly", "false")
+                // pip loads GraalPy's native _ctypes, and GraalPy announced its experimental C API in five lines
+                // of Truffle log on every install: the operator's output is pip's result (InstallerJvm).
+                .option("python.WarnExperimentalFeatures", "false")
                 .build()) {
             Value runPip = context.eval("python", RUN_PIP);
             for (String line = lines.readLine(); line != null; line = lines.readLine()) {
@@ -174,8 +177,11 @@ final class GraalPyPip implements AutoCloseable {
 
     /** What pip gets ({@code NAME=VALUE}) unless the operator's environment already says it. */
     private static List<String> defaults() {
+        // legacy-certs: pip verifies with the certificates it bundles, as it did anyway after warning "Disabling
+        // truststore because platform isn't supported" on GraalPy at every run.
         List<String> defaults = new ArrayList<>(List.of("PIP_GRAALPY_PATCHES_URL=disabled",
-                "PIP_DISABLE_PIP_VERSION_CHECK=1", "PIP_ROOT_USER_ACTION=ignore", "PIP_NO_INPUT=1"));
+                "PIP_DISABLE_PIP_VERSION_CHECK=1", "PIP_ROOT_USER_ACTION=ignore", "PIP_NO_INPUT=1",
+                "PIP_USE_DEPRECATED=legacy-certs"));
         userPipConfig().ifPresent(config -> defaults.add("PIP_CONFIG_FILE=" + config));
         return defaults;
     }

@@ -6,10 +6,8 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
-import java.util.TreeMap;
 import java.util.TreeSet;
 
 import dev.pysandbox.packages.KnownPackages;
@@ -49,7 +47,7 @@ public final class ImportPolicy {
      * reads the host's time zone database read-only; {@code asyncio} runs coroutines on a loop of the sandbox's
      * own ({@code event_loop.py}); {@code bz2} compresses through the worker ({@code Bzip2Codec});
      * {@code threading} gives locks, and starting a thread raises RuntimeError.
-     * What stays refused, and why, is {@link #REFUSED}.
+     * What stays refused, and why, is {@link ImportRefusals#standardModules}.
      */
     private static final List<String> STANDARD = List.of(
             // numbers and text
@@ -74,35 +72,6 @@ public final class ImportPolicy {
             // scratch files
             "io", "os", "stat", "pathlib", "shutil", "tempfile", "glob", "filecmp", "fileinput",
             "_strptime");
-
-    /**
-     * Standard modules that stay refused in every profile but the unrestricted one, with the reason the refusal
-     * gives: each reaches what the sandbox keeps from code, or needs a native library the sandbox cannot load.
-     * (The unrestricted profile imports them, and the interpreter then refuses what they try.)
-     */
-    private static final Map<String, String> REFUSED = refusals(Map.of(
-            "it starts processes, which this sandbox does not allow",
-            List.of("subprocess", "multiprocessing", "concurrent", "pty"),
-            "it opens network connections, which this sandbox does not allow",
-            List.of("socket", "ssl", "select", "selectors", "socketserver", "http", "urllib.request", "ftplib",
-                    "smtplib", "poplib", "imaplib", "xmlrpc", "webbrowser"),
-            "it handles process signals, which this sandbox does not allow",
-            List.of("signal"),
-            "it runs native code, which this sandbox cannot",
-            List.of("ctypes", "mmap", "fcntl", "termios", "tty", "curses", "readline", "resource", "grp", "pwd"),
-            "sqlite3 needs SQLite's native library, which this sandbox cannot load; keep tables in lists of dicts,"
-                    + " or in csv or json files in the scratch space",
-            List.of("sqlite3"),
-            "GraalPy runs bytecode of its own, which dis cannot show (ast shows the code's structure)",
-            List.of("dis")));
-
-    /**
-     * Well-known packages built on C, C++ or Rust extensions: the sandbox refuses native code, so no install
-     * can make them work, and the refusal says so instead of "not allowed" or "not installed".
-     */
-    private static final Set<String> NEEDS_NATIVE = Set.of("numpy", "pandas", "scipy", "pydantic", "pydantic_core",
-            "regex", "lxml", "matplotlib", "sklearn", "torch", "cryptography", "psutil", "orjson", "ujson", "pyarrow",
-            "polars");
 
     private final String name;
     private final Set<String> modules;
@@ -152,12 +121,6 @@ public final class ImportPolicy {
         };
     }
 
-    private static Map<String, String> refusals(Map<String, List<String>> modulesByReason) {
-        Map<String, String> reasons = new TreeMap<>();
-        modulesByReason.forEach((reason, modules) -> modules.forEach(module -> reasons.put(module, reason)));
-        return Collections.unmodifiableMap(reasons);
-    }
-
     private static ImportPolicy preset(String name, List<String> modules) {
         Set<String> all = new TreeSet<>(CORE);
         all.addAll(modules);
@@ -202,7 +165,7 @@ public final class ImportPolicy {
     }
 
     /** The module and the packages holding it, innermost first: {@code a.b.c}, {@code a.b}, {@code a}. */
-    private static List<String> withPackages(String module) {
+    static List<String> withPackages(String module) {
         List<String> names = new ArrayList<>();
         for (String name = module; ; name = name.substring(0, name.lastIndexOf('.'))) {
             names.add(name);
@@ -218,37 +181,31 @@ public final class ImportPolicy {
      * package containing it is ({@link #allows}); a package that is not is still allowed when every name asked
      * from it is an allowed submodule ({@code from xml import etree} with {@code xml.etree} allowed), and the
      * guest then gets those submodules only, never the package. A package built on native code is refused by
-     * name first, saying that no install can help. The unrestricted profile refuses nothing.
+     * name first, saying that no install can help. The unrestricted profile refuses nothing. The words of a
+     * refusal, and what it offers instead, are {@link ImportRefusals}' to choose.
+     *
+     * @param installed the top-level modules the package folder in use provides: a refusal of one of them
+     *                  names the setting that allows it
      */
-    public Optional<String> refusal(String module, List<String> fromlist) {
+    public Optional<String> refusal(String module, List<String> fromlist, Set<String> installed) {
         if (unrestricted) {
             return Optional.empty();
         }
-        String top = module.split("\\.", 2)[0];
-        if (NEEDS_NATIVE.contains(top)) {
-            return Optional.of("'" + top + "' needs native code, which this sandbox cannot run: only pure-Python"
-                    + " packages can be installed");
+        String top = ImportRefusals.topLevel(module);
+        Optional<String> needsNative = ImportRefusals.nativePackage(top);
+        if (needsNative.isPresent()) {
+            return needsNative;
         }
         if (allows(module) || !fromlist.isEmpty() && fromlist.stream()
                 .allMatch(name -> !name.equals("*") && allows(module + "." + name))) {
             return Optional.empty();
         }
-        String reason = refusedBecause(module);
-        if (reason != null) {
-            return Optional.of("import of '" + module + "' is not allowed in this sandbox: " + reason);
-        }
-        return Optional.of("import of '" + module + "' is not allowed in this sandbox; allowed modules: "
-                + String.join(", ", offered()));
-    }
-
-    /** Why a standard module, or the package holding it, stays refused ({@link #REFUSED}); null if it does not. */
-    private static String refusedBecause(String module) {
-        return withPackages(module).stream().map(REFUSED::get).filter(Objects::nonNull).findFirst().orElse(null);
+        return Optional.of(ImportRefusals.notAllowed(module, installed.contains(top)));
     }
 
     /** The standard modules every profile but the unrestricted one refuses, each with the reason it gives. */
     public static Map<String, String> refusedModules() {
-        return REFUSED;
+        return ImportRefusals.standardModules();
     }
 
     /** The form a worker receives it in ({@link WorkerSettings}): {@code *} for unrestricted, else a list. */

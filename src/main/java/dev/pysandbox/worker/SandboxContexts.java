@@ -6,6 +6,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import java.util.function.Supplier;
 
 import org.graalvm.polyglot.Context;
@@ -48,11 +49,14 @@ final class SandboxContexts implements AutoCloseable {
     private final Supplier<Optional<Path>> packages;
     /** The door to the operator's tools (code mode), handed to every context's prelude. */
     private final ToolBridge tools;
-    /** The import rule every context's import guard asks; null for the unrestricted profile, which has none. */
-    private final ImportRule importRule;
-    /** The package generation last used and its file system; new ones when an install switches generations. */
+    /**
+     * The package generation last used, its file system, and the import rule of the contexts that show it (its
+     * refusals know which packages are installed); new ones when an install switches generations. The rule is
+     * null for the unrestricted profile, which has none.
+     */
     private Path packageGeneration;
     private ReadOnlyFolder packageFolder;
+    private ImportRule importRule;
     /** See {@link #releaseUnusedCode}. */
     private CodeRootCache codeRoots;
 
@@ -69,7 +73,7 @@ final class SandboxContexts implements AutoCloseable {
         this.settings = settings;
         this.packages = packages;
         this.tools = tools;
-        this.importRule = settings.imports().unrestrictedImports() ? null : new ImportRule(settings.imports());
+        this.importRule = importRule(Set.of());
         this.engine = Engine.newBuilder("python")
                 .sandbox(SandboxPolicy.CONSTRAINED)
                 .out(OutputStream.nullOutputStream())
@@ -156,9 +160,11 @@ final class SandboxContexts implements AutoCloseable {
         CallStreams streams = new CallStreams();
         ReadOnlyFolder packageFiles;
         Path generation;
+        ImportRule rule;
         synchronized (this) {
             packageFiles = packageFolder();
             generation = packageGeneration;
+            rule = importRule;
         }
         SandboxFileSystem files = new SandboxFileSystem(languageHome, settings.files().newScratchSpace(), packageFiles,
                 timeZones);
@@ -166,7 +172,7 @@ final class SandboxContexts implements AutoCloseable {
                 .allowIO(IOAccess.newBuilder().fileSystem(files).build())
                 .build();
         try {
-            GuestRunner runner = prelude.install(context, new Prelude.Settings(importRule, settings.strictBuiltins(),
+            GuestRunner runner = prelude.install(context, new Prelude.Settings(rule, settings.strictBuiltins(),
                     preload ? settings.preload() : List.of(),
                     packageFiles == null ? "" : SandboxFileSystem.PACKAGES.toString(),
                     settings.autoInstall(), timeZones == null ? "" : SandboxFileSystem.TIME_ZONES.toString(),
@@ -202,23 +208,33 @@ final class SandboxContexts implements AutoCloseable {
     /**
      * The package generation in use now, as the folder a context shows, or null when nothing is installed.
      * Read for every context, so that an install reaches the next context without a restart. Called under
-     * this object's lock, which guards the two fields.
+     * this object's lock, which guards the three fields.
      */
     private ReadOnlyFolder packageFolder() {
         Optional<Path> generation = packages.get();
         if (generation.isEmpty()) {
+            if (packageGeneration != null) {
+                importRule = importRule(Set.of());
+            }
             packageGeneration = null;
             packageFolder = null;
         } else if (!generation.get().equals(packageGeneration)) {
             try {
                 packageFolder = new ReadOnlyFolder(SandboxFileSystem.PACKAGES, generation.get());
                 packageGeneration = generation.get();
+                importRule = importRule(PackageFolder.modulesIn(packageGeneration));
             } catch (IOException e) {
                 packageFolder = null; // removed between the check and now: as if nothing were installed
                 packageGeneration = null;
+                importRule = importRule(Set.of());
             }
         }
         return packageFolder;
+    }
+
+    /** The import rule of contexts that show these installed modules; null for the unrestricted profile. */
+    private ImportRule importRule(Set<String> installed) {
+        return settings.imports().unrestrictedImports() ? null : new ImportRule(settings.imports(), installed);
     }
 
     String implementationName() {

@@ -24,7 +24,7 @@ import dev.pysandbox.wire.WireCodec;
  * The operator's package folder (issue 12), filled here by hand the way an install leaves it (generations and
  * a {@code current} file): code imports what is installed and allowed, reads it at {@code /site-packages}
  * and nothing else, and an install while the server runs reaches the next call. The ImportError tells
- * "not allowed", "not installed" and "needs native code" apart.
+ * "not allowed", "installed but not allowed", "not installed", "no network" and "needs native code" apart.
  */
 class PackagesIT {
     private static final Path PACKAGES = SandboxServer.PROJECT_ROOT.resolve("target/it-packages");
@@ -110,13 +110,40 @@ class PackagesIT {
     }
 
     @Test
-    void importErrorsSayWhy() {
-        assertTrue(error(run("import tabulate")).startsWith("ImportError: import of 'tabulate' is not allowed in this sandbox"));
+    void importErrorsSayWhyAndWhatToDoInstead() {
+        assertEquals("ImportError: import of 'tabulate' is not allowed in this sandbox; execute_code's description"
+                + " lists the modules this sandbox allows", error(run("import tabulate")));
         assertEquals("ModuleNotFoundError: 'jmespath_not_installed' is allowed but not installed in this sandbox;"
                 + " the operator can install the package that provides it with bin/python-sandbox-mcp install",
                 error(run("import jmespath_not_installed")));
         assertEquals("ImportError: 'numpy' needs native code, which this sandbox cannot run: only pure-Python"
-                + " packages can be installed", error(run("import numpy")));
+                + " packages can be installed; use lists with math and statistics instead", error(run("import numpy")));
+        assertEquals("ImportError: import of 'requests' is not allowed in this sandbox: there is no network here; pass"
+                + " the data in with the call instead (execute_code's `files` places files in the working directory,"
+                + " and `stdin` is what input() reads)", error(run("import requests")));
+    }
+
+    /** Installed is not allowed (README, "Packages"): the refusal names the setting, and validate_code says the same. */
+    @Test
+    @SuppressWarnings("unchecked")
+    void anInstalledPackageTheProfileDoesNotAllowIsRefusedNamingImportsAllow() throws IOException {
+        for (String name : new String[] {"tinypkg", "unallowedpkg"}) {
+            Path pkg = Files.createDirectories(PACKAGES.resolve("gen-4/" + name));
+            Files.writeString(pkg.resolve("__init__.py"), "VALUE = 4\n");
+        }
+        makeCurrent(4);
+        try {
+            String refusal = "import of 'unallowedpkg' is not allowed in this sandbox: 'unallowedpkg' is installed, but"
+                    + " the import profile does not allow it; the operator can allow it by adding unallowedpkg to the"
+                    + " setting imports.allow";
+            assertEquals("ImportError: " + refusal, error(run("import unallowedpkg")));
+            Map<String, Object> report = (Map<String, Object>) server.call("validate_code",
+                    Map.of("code", "import unallowedpkg")).structuredContent();
+            List<Map<String, Object>> errors = (List<Map<String, Object>>) report.get("errors");
+            assertEquals(List.of(refusal), errors.stream().map(e -> e.get("message")).toList(), report::toString);
+        } finally {
+            makeCurrent(1);
+        }
     }
 
     @Test

@@ -161,9 +161,10 @@ class StandardLibraryIT {
         assertEquals("import of 'sqlite3' is not allowed in this sandbox: sqlite3 needs SQLite's native library, which"
                 + " this sandbox cannot load; keep tables in lists of dicts, or in csv or json files in the scratch space\n"
                 + "import of 'subprocess' is not allowed in this sandbox: it starts processes, which this sandbox does"
-                + " not allow\n"
-                + "import of 'socket' is not allowed in this sandbox: it opens network connections, which this sandbox"
-                + " does not allow\n", result.get("stdout"), result::toString);
+                + " not allow; do the work in this code instead (asyncio runs coroutines concurrently on one thread)\n"
+                + "import of 'socket' is not allowed in this sandbox: there is no network here; pass the data in with"
+                + " the call instead (execute_code's `files` places files in the working directory, and `stdin` is what"
+                + " input() reads)\n", result.get("stdout"), result::toString);
     }
 
     /** Attack: a document nested 100,000 deep is parsed or refused, and the worker serves the next call. */

@@ -6,6 +6,7 @@ import java.lang.management.MemoryMXBean;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.Supplier;
 
 import org.graalvm.polyglot.Context;
@@ -208,7 +209,7 @@ public final class ContextCostProbe {
                 .build();
         Prelude prelude = new Prelude();
         WorkerSettings settings = WorkerSettings.fromSystemProperties();
-        ImportRule importRule = settings.imports().unrestrictedImports() ? null : new ImportRule(settings.imports());
+        ImportRule importRule = settings.imports().unrestrictedImports() ? null : new ImportRule(settings.imports(), Set.of());
         ToolBridge tools = new ToolBridge(event -> { });
         return () -> {
             CallStreams streams = new CallStreams();

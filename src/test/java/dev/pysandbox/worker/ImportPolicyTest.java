@@ -7,11 +7,14 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 
 import org.graalvm.polyglot.Context;
 import org.graalvm.polyglot.Value;
 import org.graalvm.polyglot.proxy.ProxyArray;
 import org.junit.jupiter.api.Test;
+
+import dev.pysandbox.config.Settings;
 
 class ImportPolicyTest {
     @Test
@@ -72,59 +75,112 @@ class ImportPolicyTest {
     }
 
     @Test
-    void theRuleRefusesWhatTheProfileDoesNotAllowAndNamesWhatItDoes() {
+    void theRuleRefusesWhatTheProfileDoesNotAllowAndPointsToTheListInTheToolDescription() {
         ImportPolicy standard = ImportPolicy.standard();
-        assertEquals(Optional.empty(), standard.refusal("json", List.of()));
-        assertEquals(Optional.empty(), standard.refusal("os.path", List.of()));
-        String refusal = standard.refusal("importlib", List.of()).orElseThrow();
-        assertTrue(refusal.startsWith("import of 'importlib' is not allowed in this sandbox; allowed modules: abc,"
-                + " argparse, array,"), refusal);
-        assertTrue(standard.refusal("importlib", List.of("import_module")).isPresent(), "a name is not a submodule");
+        assertEquals(Optional.empty(), standard.refusal("json", List.of(), Set.of()));
+        assertEquals(Optional.empty(), standard.refusal("os.path", List.of(), Set.of()));
+        assertEquals(Optional.of("import of 'importlib' is not allowed in this sandbox; execute_code's description lists"
+                + " the modules this sandbox allows"), standard.refusal("importlib", List.of(), Set.of()));
+        assertTrue(standard.refusal("importlib", List.of("import_module"), Set.of()).isPresent(), "a name is not a submodule");
     }
 
     @Test
-    void standardModulesThatStayRefusedSayWhy() {
+    void standardModulesThatStayRefusedSayWhyAndWhatToDoInstead() {
         ImportPolicy standard = ImportPolicy.standard();
         assertEquals("import of 'subprocess' is not allowed in this sandbox: it starts processes, which this sandbox"
-                + " does not allow", standard.refusal("subprocess", List.of()).orElseThrow());
-        assertEquals("import of 'concurrent.futures' is not allowed in this sandbox: it starts processes, which this"
-                + " sandbox does not allow", standard.refusal("concurrent.futures", List.of()).orElseThrow());
-        assertEquals("import of 'socket' is not allowed in this sandbox: it opens network connections, which this"
-                + " sandbox does not allow", standard.refusal("socket", List.of()).orElseThrow());
-        assertTrue(standard.refusal("sqlite3", List.of()).orElseThrow().endsWith("sqlite3 needs SQLite's native"
+                + " does not allow; do the work in this code instead (asyncio runs coroutines concurrently on one thread)",
+                standard.refusal("subprocess", List.of(), Set.of()).orElseThrow());
+        assertTrue(standard.refusal("concurrent.futures", List.of(), Set.of()).orElseThrow().startsWith("import of"
+                + " 'concurrent.futures' is not allowed in this sandbox: it starts processes"), "a package's reason holds for its modules");
+        assertEquals("import of 'socket' is not allowed in this sandbox: there is no network here; pass the data in with"
+                + " the call instead (execute_code's `files` places files in the working directory, and `stdin` is what"
+                + " input() reads)", standard.refusal("socket", List.of(), Set.of()).orElseThrow());
+        assertEquals("import of 'signal' is not allowed in this sandbox: it handles process signals, which this sandbox"
+                + " does not allow; the call's `timeout` bounds how long code runs",
+                standard.refusal("signal", List.of(), Set.of()).orElseThrow());
+        assertTrue(standard.refusal("sqlite3", List.of(), Set.of()).orElseThrow().endsWith("sqlite3 needs SQLite's native"
                 + " library, which this sandbox cannot load; keep tables in lists of dicts, or in csv or json files in"
                 + " the scratch space"));
-        assertEquals(Optional.empty(), standard.allow("sqlite3").refusal("sqlite3", List.of()),
+        assertEquals(Optional.empty(), standard.allow("sqlite3").refusal("sqlite3", List.of(), Set.of()),
                 "the operator may still allow one");
+    }
+
+    /** Every reason a standard module is refused for goes on, after a semicolon, with what to do instead. */
+    @Test
+    void everyRefusedStandardModuleIsOfferedSomethingInstead() {
+        ImportPolicy.refusedModules().forEach((module, reason) -> assertTrue(reason.contains("; "), module + ": " + reason));
+    }
+
+    @Test
+    void networkPackagesAreRefusedSayingThereIsNoNetworkEvenWhenInstalled() {
+        ImportPolicy common = ImportPolicy.common();
+        for (String module : new String[] {"requests", "urllib3", "httpx", "aiohttp", "requests.adapters"}) {
+            String refusal = common.refusal(module, List.of(), Set.of("requests", "urllib3")).orElseThrow();
+            assertTrue(refusal.startsWith("import of '" + module + "' is not allowed in this sandbox: there is no network"
+                    + " here; pass the data in with the call instead"), refusal);
+        }
+        assertEquals(Optional.empty(), common.allow("urllib3").refusal("urllib3", List.of(), Set.of("urllib3")),
+                "the operator may still allow one");
+    }
+
+    @Test
+    void anInstalledPackageThatIsNotAllowedNamesTheSettingThatAllowsIt() {
+        ImportPolicy standard = ImportPolicy.standard();
+        assertEquals("import of 'tabulate' is not allowed in this sandbox: 'tabulate' is installed, but the import"
+                + " profile does not allow it; the operator can allow it by adding tabulate to the setting imports.allow",
+                standard.refusal("tabulate", List.of(), Set.of("tabulate", "yaml")).orElseThrow());
+        assertTrue(standard.refusal("yaml.constructor", List.of(), Set.of("tabulate", "yaml")).orElseThrow()
+                .endsWith("by adding yaml to the setting imports.allow"), "the top-level package is what imports.allow takes");
+        assertTrue(standard.refusal("tabulate", List.of(), Set.of()).orElseThrow().endsWith("execute_code's description"
+                + " lists the modules this sandbox allows"), "not installed: nothing to allow");
+    }
+
+    @Test
+    void theSettingARefusalNamesIsARealSetting() {
+        assertEquals("", Settings.defaults().get(ImportRefusals.ALLOW_SETTING));
+    }
+
+    @Test
+    void aRefusalNoLongerListsTheAllowedModules() {
+        for (String module : new String[] {"importlib", "gc", "tabulate", "socket", "numpy"}) {
+            String refusal = ImportPolicy.standard().refusal(module, List.of(), Set.of("tabulate")).orElseThrow();
+            assertTrue(refusal.length() < 250, refusal);
+            assertFalse(refusal.contains("argparse"), refusal);
+        }
     }
 
     @Test
     void aRefusedPackageIsAllowedOnlyForItsAllowedSubmodules() {
         ImportPolicy standard = ImportPolicy.standard();
-        assertEquals(Optional.empty(), standard.refusal("urllib", List.of("parse")));
-        assertTrue(standard.refusal("urllib", List.of()).isPresent(), "the package itself");
-        assertTrue(standard.refusal("urllib", List.of("parse", "request")).isPresent(), "one name it does not allow");
-        assertTrue(standard.refusal("urllib", List.of("*")).isPresent(), "a star takes everything");
+        assertEquals(Optional.empty(), standard.refusal("urllib", List.of("parse"), Set.of()));
+        assertTrue(standard.refusal("urllib", List.of(), Set.of()).isPresent(), "the package itself");
+        assertTrue(standard.refusal("urllib", List.of("parse", "request"), Set.of()).isPresent(), "one name it does not allow");
+        assertTrue(standard.refusal("urllib", List.of("*"), Set.of()).isPresent(), "a star takes everything");
     }
 
     @Test
-    void nativePackagesAreRefusedSayingNoInstallHelpsEvenWhenAllowed() {
-        String refusal = ImportPolicy.standard().allow("numpy").refusal("numpy.linalg", List.of()).orElseThrow();
+    void nativePackagesAreRefusedSayingNoInstallHelpsEvenWhenAllowedAndWhatToUseInstead() {
+        String refusal = ImportPolicy.standard().allow("numpy").refusal("numpy.linalg", List.of(), Set.of()).orElseThrow();
         assertEquals("'numpy' needs native code, which this sandbox cannot run: only pure-Python packages can be"
-                + " installed", refusal);
-        assertEquals(Optional.empty(), ImportPolicy.unrestricted().refusal("numpy", List.of()),
+                + " installed; use lists with math and statistics instead", refusal);
+        assertEquals("'torch' needs native code, which this sandbox cannot run: only pure-Python packages can be"
+                + " installed; execute_code's description lists the modules this sandbox allows, all of them pure Python",
+                ImportPolicy.standard().refusal("torch", List.of(), Set.of()).orElseThrow());
+        assertEquals(Optional.empty(), ImportPolicy.unrestricted().refusal("numpy", List.of(), Set.of()),
                 "the unrestricted profile checks no import");
-        assertEquals(Optional.empty(), ImportPolicy.unrestricted().refusal("socket", List.of()));
+        assertEquals(Optional.empty(), ImportPolicy.unrestricted().refusal("socket", List.of(), Set.of()));
     }
 
     @Test
     void theRuleAsTheGuestCallsItAnswersTextAndNeverThrows() {
-        ImportRule rule = new ImportRule(ImportPolicy.standard());
+        ImportRule rule = new ImportRule(ImportPolicy.standard(), Set.of("tabulate"));
         try (Context host = Context.newBuilder().option("engine.WarnInterpreterOnly", "false").build()) {
             Value xml = host.asValue("xml");
             assertEquals("", rule.execute(xml, host.asValue(ProxyArray.fromArray("etree"))).toString());
             assertTrue(rule.execute(host.asValue("socket"), host.asValue(ProxyArray.fromArray())).toString()
                     .startsWith("import of 'socket' is not allowed"));
+            assertTrue(rule.execute(host.asValue("tabulate"), host.asValue(ProxyArray.fromArray())).toString()
+                    .endsWith("imports.allow"), "the rule knows what the context's package folder holds");
             for (Value[] odd : List.of(new Value[0], new Value[] {host.asValue(1), host.asValue(ProxyArray.fromArray())},
                     new Value[] {xml, host.asValue(ProxyArray.fromArray(2))}, new Value[] {xml, xml})) {
                 assertTrue(rule.execute(odd).toString().startsWith("import refused"), "refused, not thrown");

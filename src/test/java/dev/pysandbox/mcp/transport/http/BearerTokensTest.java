@@ -6,11 +6,14 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Optional;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 class BearerTokensTest {
     private static String line(String principal, String token) {
@@ -47,6 +50,24 @@ class BearerTokensTest {
         assertFalse(e.getMessage().contains("plaintext-token"), e.getMessage());
     }
 
+    /** What startup prints for a bad line, and all it prints: the file, the line's number, what is wrong. */
+    @Test
+    void aBadLineInTheFileIsOneLineSayingWhichFileWhichLineAndWhatIsWrong(@TempDir Path temp) throws IOException {
+        Path file = Files.writeString(temp.resolve("tokens"), "# callers\n" + line("alice", "x") + "\nbob plaintext-token\n");
+        MalformedTokensFile e = assertThrows(MalformedTokensFile.class, () -> BearerTokens.read(file));
+        assertEquals(3, e.line());
+        assertEquals(file + " line 3: expected 'principal:sha256-hex' (principal of letters, digits and ._@+-; the"
+                + " SHA-256 of the token as 64 hex digits)", e.getMessage());
+    }
+
+    @Test
+    void aMissingFileIsOneLineToo(@TempDir Path temp) {
+        Path file = temp.resolve("no-such-tokens");
+        MalformedTokensFile e = assertThrows(MalformedTokensFile.class, () -> BearerTokens.read(file));
+        assertEquals(0, e.line());
+        assertEquals("cannot read http.tokens-file " + file + ": no such file", e.getMessage());
+    }
+
     /** A ':' in a principal would let "a:b" + "c" and "a" + "b:c" make the same session key. */
     @Test
     void principalsCannotContainAColon() {
@@ -54,7 +75,16 @@ class BearerTokensTest {
     }
 
     @Test
-    void aFileWithoutCallersIsRefused() {
-        assertThrows(IOException.class, () -> BearerTokens.parse(List.of("# nobody yet"), "t"));
+    void aFileWithoutCallersIsRefusedSayingHowToAddOne() {
+        MalformedTokensFile e = assertThrows(MalformedTokensFile.class, () -> BearerTokens.parse(List.of("# nobody yet"), "t"));
+        assertEquals("t: names no caller: add a line 'principal:sha256-hex' (python-sandbox-mcp token add makes one)",
+                e.getMessage());
+    }
+
+    @Test
+    void theLineWrittenForATokenIsTheLineReadForIt() throws IOException {
+        BearerTokens tokens = BearerTokens.parse(List.of(BearerTokens.line("carol", "c-secret")), "t");
+        assertEquals(Optional.of("carol"), tokens.principalFor("c-secret"));
+        assertThrows(IllegalArgumentException.class, () -> BearerTokens.line("car:ol", "c-secret"));
     }
 }
