@@ -73,7 +73,7 @@ class AnswerBoundsIT {
         CallToolResult answer = server.call("validate_code", Map.of("code", "import socket\n".repeat(5_000)));
         Map<?, ?> report = (Map<?, ?>) answer.structuredContent();
         assertEquals(Boolean.FALSE, report.get("valid"), report::toString);
-        assertEquals(100, ((List<?>) report.get("errors")).size());
+        assertEquals(100, ((List<?>) report.get("errors")).size(), report::toString);
         assertEquals(4_900, ((Number) report.get("errors_omitted")).intValue());
     }
 }

@@ -34,7 +34,7 @@ class LongCallsIT {
     /** One interpreter-only worker and the JIT worker, moving after a second, tagged for finding their processes. */
     private static SandboxServer server(String tag) {
         SandboxServer server = SandboxServer.start("--workers=1", "--worker.jit-workers=1",
-                "--worker.jit-move-after-millis=1000", "--worker.jvm-options=-D" + tag);
+                "--worker.jit-move-after-millis=1000", "--worker.jvm-options=-D" + tag, SandboxServer.WARM_UP_AS_SHIPPED);
         long deadline = System.nanoTime() + 180_000_000_000L;
         while (server.log.stream().noneMatch(line -> line.contains("jit-worker-1.1") && line.contains("is ready"))) {
             assertTrue(System.nanoTime() < deadline, "the JIT worker did not become ready");
@@ -69,7 +69,7 @@ class LongCallsIT {
             assertEquals(2, commands.size(), commands::toString);
             for (String command : commands) {
                 boolean jit = command.contains("-Dpysandbox.worker.name=jit-worker-");
-                assertTrue(command.contains("-Dpysandbox.worker.warmUpRuns=" + (jit ? 0 : 200) + " "), command);
+                assertTrue(command.contains("-Dpysandbox.worker.warmUpRuns=" + (jit ? "0" : SandboxServer.shippedSetting("worker.warm-up-runs")) + " "), command);
             }
         }
     }

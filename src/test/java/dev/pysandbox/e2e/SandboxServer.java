@@ -24,11 +24,22 @@ final class SandboxServer implements AutoCloseable {
     static final Path PROJECT_ROOT = Path.of(System.getProperty("project.root", ".")).toAbsolutePath().normalize();
     static final Path LAUNCHER = PROJECT_ROOT.resolve("bin/python-sandbox-mcp");
     /**
-     * What every server the suite starts gets first: no JIT worker for long calls, which only LongCallsIT starts
-     * (by its own flag, which comes later and wins). Elsewhere a call running past the move delay (a timeout
-     * test's loop) would move to it, and each server would pay a JIT JVM on the suite's two cores.
+     * What every server the suite starts gets first (its own flags come later and win):
+     * <ul>
+     *   <li>no JIT worker for long calls, which only LongCallsIT starts: elsewhere a call running past the move
+     *       delay (a timeout test's loop) would move to it, and each server would pay a JIT JVM on the suite's two
+     *       cores;</li>
+     *   <li>no warm-up: a new worker runs the shipped training workload while it has no call (BENCHMARKS.md,
+     *       "Warm-up"), which on the suite's two cores took the CPU the tests wait for (an idle worker used 16 s
+     *       of CPU in its first 45 s, 11 s without warm-up). The servers that stand for the shipped configuration
+     *       keep it ({@link #WARM_UP_AS_SHIPPED}: SharedServer, SoakIT, LongCallsIT), so calls that meet a warming
+     *       worker stay covered.</li>
+     * </ul>
      */
-    static final List<String> SUITE_FLAGS = List.of("--worker.jit-workers=0");
+    static final List<String> SUITE_FLAGS = List.of("--worker.jit-workers=0", "--worker.warm-up-runs=0");
+    /** The warm-up a worker does as shipped: config/'s own value, for the servers that keep it. */
+    static final String WARM_UP_AS_SHIPPED = "--worker.warm-up-runs=" + shippedSetting("worker.warm-up-runs");
+
     /**
      * Flags every server of this run gets before its own, from {@code -Dpysandbox.it.server-flags} (separated by
      * spaces): to run a suite by hand against another configuration, for example the escape and fault suites
@@ -44,6 +55,17 @@ final class SandboxServer implements AutoCloseable {
     private SandboxServer(McpSyncClient client, List<String> log) {
         this.client = client;
         this.log = log;
+    }
+
+    /** A setting's value in the documented defaults file, config/python-sandbox-mcp.properties. */
+    static String shippedSetting(String key) {
+        java.util.Properties shipped = new java.util.Properties();
+        try (java.io.Reader in = java.nio.file.Files.newBufferedReader(PROJECT_ROOT.resolve("config/python-sandbox-mcp.properties"))) {
+            shipped.load(in);
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+        return java.util.Objects.requireNonNull(shipped.getProperty(key), key + " is not in config/");
     }
 
     static SandboxServer start(String... flags) {

@@ -6,15 +6,13 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 
 /**
- * One server with default settings for every end-to-end test that needs nothing special: starting a server
+ * One server with default settings (warm-up as shipped too) for every end-to-end test that needs nothing special: starting a server
  * and warming its workers costs seconds, so the suite pays for it once. Its run root holds the files the
  * run_python tests use, including a symlink that points out of the root.
  */
 final class SharedServer {
-    /** One folder for each test JVM (the suite runs two), since each JVM starts a shared server of its own. */
-    private static final Path FOLDER = SandboxServer.PROJECT_ROOT.resolve("target/it-shared-server").resolve(System.getProperty("it.fork", "fork-1"));
-    static final Path RUN_ROOT = FOLDER.resolve("it-run-root");
-    static final Path OUTSIDE = FOLDER.resolve("it-outside-root");
+    static final Path RUN_ROOT = SandboxServer.PROJECT_ROOT.resolve("target/it-run-root");
+    static final Path OUTSIDE = SandboxServer.PROJECT_ROOT.resolve("target/it-outside-root");
 
     private static SandboxServer server;
 
@@ -24,7 +22,7 @@ final class SharedServer {
     static synchronized SandboxServer get() {
         if (server == null) {
             prepareRunRoot();
-            server = SandboxServer.start("--workers=2", "--run-python.root=" + RUN_ROOT);
+            server = SandboxServer.start("--workers=2", "--run-python.root=" + RUN_ROOT, SandboxServer.WARM_UP_AS_SHIPPED);
             Runtime.getRuntime().addShutdownHook(new Thread(server::close));
         }
         return server;

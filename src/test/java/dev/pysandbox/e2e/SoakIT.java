@@ -83,7 +83,7 @@ class SoakIT {
     static void startAndWarmUp() throws Exception {
         // Native memory tracking in the server, so that if its memory grows the report says where.
         Map<String, String> tracking = Map.of("JAVA_TOOL_OPTIONS", "-XX:NativeMemoryTracking=summary");
-        server = SandboxServer.start(tracking, "--worker.jvm-options=-D" + TAG);
+        server = SandboxServer.start(tracking, "--worker.jvm-options=-D" + TAG, SandboxServer.WARM_UP_AS_SHIPPED);
         serverProcess = SandboxServer.serverTagged(TAG);
         // Warm up the way the run goes, 16 in flight, so the server's heap has grown to its working size.
         List<String> warmUpWrong = new CopyOnWriteArrayList<>();
