@@ -34,23 +34,26 @@ import org.junit.jupiter.api.TestMethodOrder;
  * or input, no hostile call answered as a success); the server's resident memory after the run must be within
  * 20% of what it was after warm-up; and calls of new text must leave each worker's heap where it was.
  *
- * <p>In the suite it runs short, about three minutes: {@value #SUITE_CALLS} mixed calls after
- * {@value #WARM_UP_CALLS} to warm up and {@value #SUITE_NEW_TEXT_CALLS} of new text, each defining functions, a
- * class, a lambda and comprehensions. That is enough for the leaks fixed before to fail it: GraalPy kept every
- * function any context defined compiled in its engine, and contexts kept that way add to the heap with every
- * call (BENCHMARKS.md, "Sessions that last"). {@code bin/soak} runs the long soak, 10,000 mixed calls
+ * <p>In the suite it runs short, about three minutes: {@value #WARM_UP_CALLS} mixed calls to warm up, then
+ * {@value #SUITE_NEW_TEXT_CALLS} calls of new text, each defining functions, a class, a lambda and comprehensions,
+ * measured after {@value #FILL_CALLS} more have filled what the worker keeps of recent code (the 1,024 most recently
+ * looked-up compiled functions, BENCHMARKS.md, "Sessions that last"), then {@value #SUITE_CALLS} mixed calls. That
+ * is enough for the leaks fixed before to fail it: GraalPy kept every function any context defined compiled in its
+ * engine, about 13 KB each for good, and a context kept after its call adds far more. {@code bin/soak} runs the long soak, 10,000 mixed calls
  * ({@code -Dsoak.calls}, {@code -Dsoak.new-text-calls} and {@code -Dsoak.hostile-percent} tune it). This class also
  * is the suite's load test: it replaced one of 500 benign calls, which proved a subset of the same rules.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class SoakIT {
     private static final int SUITE_CALLS = 600;
-    private static final int SUITE_NEW_TEXT_CALLS = 400;
+    private static final int SUITE_NEW_TEXT_CALLS = 300;
+    /** Calls of new text before the heap is measured: about ten compiled functions each, past 1,024 a worker. */
+    private static final int FILL_CALLS = 250;
     private static final int CALLS = Integer.getInteger("soak.calls", SUITE_CALLS);
     private static final int NEW_TEXT_CALLS = Integer.getInteger("soak.new-text-calls", SUITE_NEW_TEXT_CALLS);
     private static final int HOSTILE_PERCENT = Integer.getInteger("soak.hostile-percent", 5);
     private static final int IN_FLIGHT = 16;
-    private static final int WARM_UP_CALLS = 200;
+    private static final int WARM_UP_CALLS = 300;
     /** How much a worker's heap after a full collection may grow over the new-text calls. */
     private static final double WORKER_HEAP_GROWTH = 1.10;
     private static final String TAG = "pysandbox.soak=" + ProcessHandle.current().pid();
@@ -85,9 +88,11 @@ class SoakIT {
         Map<String, String> tracking = Map.of("JAVA_TOOL_OPTIONS", "-XX:NativeMemoryTracking=summary");
         server = SandboxServer.start(tracking, "--worker.jvm-options=-D" + TAG, SandboxServer.WARM_UP_AS_SHIPPED);
         serverProcess = SandboxServer.serverTagged(TAG);
-        // Warm up the way the run goes, 16 in flight, so the server's heap has grown to its working size.
+        // Warm up the way the run goes, 16 in flight with hostile calls among them, so the server has grown to its
+        // working size and met each kind of call (a replaced worker among them) before its memory is measured.
         List<String> warmUpWrong = new CopyOnWriteArrayList<>();
-        callConcurrently(-WARM_UP_CALLS, 0, n -> checkBenign(n, warmUpWrong));
+        Map<String, AtomicInteger> warmUpHostile = new ConcurrentHashMap<>();
+        callConcurrently(-WARM_UP_CALLS, 0, n -> mixed(n, warmUpWrong, warmUpHostile));
         assertEquals(List.of(), warmUpWrong);
     }
 
@@ -104,10 +109,11 @@ class SoakIT {
     @Test
     @Order(1)
     void callsOfNewTextLeaveEachWorkersHeapWhereItWas() throws Exception {
+        List<String> wrong = new CopyOnWriteArrayList<>();
+        callConcurrently(-FILL_CALLS, 0, n -> checkNewText(n, wrong));
         List<ProcessHandle> workers = SandboxServer.workersTagged(TAG);
         assertTrue(!workers.isEmpty(), "the server's workers carry the tag");
         Map<Long, Long> before = heapsAfterCollection(workers);
-        List<String> wrong = new CopyOnWriteArrayList<>();
         callConcurrently(0, NEW_TEXT_CALLS, n -> checkNewText(n, wrong));
         assertEquals(List.of(), wrong.stream().limit(20).toList(), wrong.size() + " wrong or lost answers");
         assertEquals(before.keySet(), pids(SandboxServer.workersTagged(TAG)),
@@ -214,6 +220,7 @@ class SoakIT {
 
     /** Code no earlier call sent, with the nested code objects GraalPy makes a compiled root of, answering n. */
     private static void checkNewText(int n, List<String> wrong) {
+        int k = n < 0 ? 1_000_000 - n : n; // a name of its own for each call, the filling ones (n < 0) too
         String code = """
                 import statistics
                 class Account_%1$d:
@@ -234,10 +241,10 @@ class SoakIT {
                 account = Account_%1$d('n%1$d').add(%1$d).add(1)
                 ranked = sorted(enumerate(scale_%1$d([3, 1, 2])), key=key_%1$d)
                 print(account.balance(), ranked[0][1], summary_%1$d([1, 2, 3, 4])[1])
-                """.formatted(n);
+                """.formatted(k);
         try {
             Map<String, Object> result = server.python(code);
-            String expected = (n + 1) + " " + n + " 2\n";
+            String expected = (k + 1) + " " + k + " 2\n";
             if (!"success".equals(result.get("status")) || !expected.equals(result.get("stdout"))) {
                 wrong.add(n + " -> " + result);
             }
@@ -287,11 +294,13 @@ class SoakIT {
     }
 
     /**
-     * Resident memory once garbage is gone: a full GC first (jcmd), so the comparison sees memory the server
-     * keeps, not garbage that happens to be waiting for the collector.
+     * Resident memory once garbage is gone: a full GC first, then what glibc holds of freed memory handed back
+     * (jcmd System.trim_native_heap, which the server also does every 10 s), so the comparison sees memory the
+     * server keeps, not garbage waiting for the collector or freed memory not yet returned.
      */
     private static long residentKbAfterGc(ProcessHandle process) throws IOException, InterruptedException {
         assertEquals(0, jcmd(process, "GC.run").exitCode(), "jcmd GC.run on the server");
+        assertEquals(0, jcmd(process, "System.trim_native_heap").exitCode(), "jcmd System.trim_native_heap on the server");
         Thread.sleep(1_000);
         return residentKb(process);
     }
