@@ -48,7 +48,7 @@ class SoakIT {
     private static final int SUITE_CALLS = 600;
     private static final int SUITE_NEW_TEXT_CALLS = 300;
     /** Calls of new text before the heap is measured: about ten compiled functions each, past 1,024 a worker. */
-    private static final int FILL_CALLS = 250;
+    private static final int FILL_CALLS = 500;
     private static final int CALLS = Integer.getInteger("soak.calls", SUITE_CALLS);
     private static final int NEW_TEXT_CALLS = Integer.getInteger("soak.new-text-calls", SUITE_NEW_TEXT_CALLS);
     private static final int HOSTILE_PERCENT = Integer.getInteger("soak.hostile-percent", 5);
