@@ -34,12 +34,13 @@ import org.junit.jupiter.api.TestMethodOrder;
  * or input, no hostile call answered as a success); the server's resident memory after the run must be within
  * 20% of what it was after warm-up; and calls of new text must leave each worker's heap where it was.
  *
- * <p>In the suite it runs short, about three minutes: {@value #WARM_UP_CALLS} mixed calls to warm up, then
+ * <p>In the suite it runs short, about four minutes: {@value #WARM_UP_CALLS} mixed calls to warm up, then
  * {@value #SUITE_NEW_TEXT_CALLS} calls of new text, each defining functions, a class, a lambda and comprehensions,
  * measured after {@value #FILL_CALLS} more have filled what the worker keeps of recent code (the 1,024 most recently
- * looked-up compiled functions, BENCHMARKS.md, "Sessions that last"), then {@value #SUITE_CALLS} mixed calls. That
- * is enough for the leaks fixed before to fail it: GraalPy kept every function any context defined compiled in its
- * engine, about 13 KB each for good, and a context kept after its call adds far more. {@code bin/soak} runs the long soak, 10,000 mixed calls
+ * looked-up compiled functions, BENCHMARKS.md, "Sessions that last"; measured after 250, the heaps still grew by
+ * 8 MB), then {@value #SUITE_CALLS} mixed calls. Not yet shown: that a worker without CodeRootCache fails the heap
+ * check here (one run with it left out, 2026-11-27, held at 92 -> 88 and 92 -> 91 MB); SessionsIT is the test that
+ * was shown to catch that leak. {@code bin/soak} runs the long soak, 10,000 mixed calls
  * ({@code -Dsoak.calls}, {@code -Dsoak.new-text-calls} and {@code -Dsoak.hostile-percent} tune it). This class also
  * is the suite's load test: it replaced one of 500 benign calls, which proved a subset of the same rules.
  */
