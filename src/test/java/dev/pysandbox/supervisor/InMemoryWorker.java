@@ -264,19 +264,15 @@ final class InMemoryWorker extends Process {
         // A field reports may have, naming a module the server does not install.
         report.put("missing_modules", List.of("forged_module"));
         report.put("granted", "admin");
-        Map<String, Object> event = new LinkedHashMap<>();
-        event.put("type", "result");
-        event.put("id", id);
-        event.put("report", report);
-        event.put("recycle", false);
-        return event;
+        return result(id, report, false);
     }
 
     private static Map<String, Object> started(long id) {
         return Map.of("type", "started", "id", id);
     }
 
-    private static Map<String, Object> result(long id, RunReport report, boolean recycle) {
+    /** A result event: a {@link RunReport}, or a forged report's fields as a map. */
+    private static Map<String, Object> result(long id, Object report, boolean recycle) {
         Map<String, Object> event = new LinkedHashMap<>();
         event.put("type", "result");
         event.put("id", id);
