@@ -59,11 +59,12 @@ final class HttpSandboxServer implements AutoCloseable {
         Path portFile = directory.resolve("port");
         List<String> command = new ArrayList<>(List.of(SandboxServer.LAUNCHER.toString(), "--transport=http",
                 "--http.port=0", "--http.port-file=" + portFile));
-        command.addAll(SandboxServer.SUITE_FLAGS);
+        List<String> own = new ArrayList<>();
         if (!tokens.isEmpty()) {
-            command.add("--http.tokens-file=" + tokensFile);
+            own.add("--http.tokens-file=" + tokensFile);
         }
-        command.addAll(List.of(flags));
+        own.addAll(List.of(flags));
+        command.addAll(SandboxServer.withSuiteFlags(own));
         Process process = new ProcessBuilder(command).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
         List<String> log = new CopyOnWriteArrayList<>();
         Thread reader = new Thread(() -> {

@@ -43,8 +43,7 @@ final class RawServer implements AutoCloseable {
 
     static RawServer start(String... flags) throws IOException {
         List<String> command = new ArrayList<>(List.of(SandboxServer.LAUNCHER.toString()));
-        command.addAll(SandboxServer.SUITE_FLAGS);
-        command.addAll(List.of(flags));
+        command.addAll(SandboxServer.withSuiteFlags(List.of(flags)));
         RawServer server = new RawServer(new ProcessBuilder(command).start());
         server.send("{\"jsonrpc\":\"2.0\",\"id\":\"init\",\"method\":\"initialize\",\"params\":{\"protocolVersion\":\"2025-11-25\","
                 + "\"capabilities\":{},\"clientInfo\":{\"name\":\"raw-test\",\"version\":\"1\"}}}");

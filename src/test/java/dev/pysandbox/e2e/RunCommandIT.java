@@ -28,9 +28,9 @@ class RunCommandIT {
     @SuppressWarnings("unchecked")
     private Outcome run(String stdin, String... args) throws IOException, InterruptedException {
         List<String> command = new ArrayList<>(List.of(SandboxServer.LAUNCHER.toString(), "run"));
-        command.addAll(List.of(args));
-        command.add("--workers=1");
-        command.addAll(SandboxServer.SUITE_FLAGS);
+        List<String> own = new ArrayList<>(List.of(args));
+        own.add("--workers=1");
+        command.addAll(SandboxServer.withSuiteFlags(own));
         Process process = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT).start();
         process.getOutputStream().write(stdin.getBytes(StandardCharsets.UTF_8));
         process.getOutputStream().close();

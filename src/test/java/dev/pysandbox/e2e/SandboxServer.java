@@ -31,22 +31,56 @@ final class SandboxServer implements AutoCloseable {
      *       cores;</li>
      *   <li>no warm-up: a new worker runs the shipped training workload while it has no call (BENCHMARKS.md,
      *       "Warm-up"), which on the suite's two cores took the CPU the tests wait for (an idle worker used 16 s
-     *       of CPU in its first 45 s, 11 s without warm-up). The servers that stand for the shipped configuration
-     *       keep it ({@link #WARM_UP_AS_SHIPPED}: SharedServer, SoakIT, LongCallsIT), so calls that meet a warming
-     *       worker stay covered.</li>
+     *       of CPU in its first 45 s, 11 s without warm-up).</li>
      * </ul>
+     * The servers that stand for the shipped configuration keep its warm-up and its worker JVM
+     * ({@link #WARM_UP_AS_SHIPPED}: SharedServer, SoakIT, LongCallsIT), so calls that meet a warming worker stay
+     * covered.
      */
     static final List<String> SUITE_FLAGS = List.of("--worker.jit-workers=0", "--worker.warm-up-runs=0");
     /** The warm-up a worker does as shipped: config/'s own value, for the servers that keep it. */
     static final String WARM_UP_AS_SHIPPED = "--worker.warm-up-runs=" + shippedSetting("worker.warm-up-runs");
+    /**
+     * The worker JVM option every other server's workers get: C1 only. A new worker JVM spends seconds of CPU in
+     * C2 compiling the interpreter, which a suite that starts a few hundred workers on two cores pays in full and a
+     * test's short calls never win back: a worker given one small call used 16 s of CPU in its first 44 s, 8 s with
+     * C1 only; AttackSuiteIT took 72 s instead of 128, FaultSuiteIT 36 instead of 47 (same machine, same hour).
+     * What a call does is the same on either tier. Servers of JIT workers keep the shipped JVM: their compiler is
+     * what they test.
+     */
+    static final String SUITE_WORKER_JVM_OPTIONS = "-XX:TieredStopAtLevel=1";
+    private static final String JVM_OPTIONS = "--worker.jvm-options=";
 
     /**
-     * Flags every server of this run gets before its own, from {@code -Dpysandbox.it.server-flags} (separated by
-     * spaces): to run a suite by hand against another configuration, for example the escape and fault suites
-     * against JIT workers with {@code -Dpysandbox.it.server-flags=--worker.jit=auto}.
+     * Flags every server of this run gets after the suite's and before its own, from
+     * {@code -Dpysandbox.it.server-flags} (separated by spaces): to run a suite by hand against another
+     * configuration, for example the escape and fault suites against JIT workers with
+     * {@code -Dpysandbox.it.server-flags=--worker.jit=auto}.
      */
-    private static final List<String> RUN_FLAGS = java.util.stream.Stream.concat(SUITE_FLAGS.stream(), java.util.Arrays.stream(
-            System.getProperty("pysandbox.it.server-flags", "").split(" ")).filter(f -> !f.isBlank())).toList();
+    private static final List<String> RUN_FLAGS = java.util.Arrays.stream(
+            System.getProperty("pysandbox.it.server-flags", "").split(" ")).filter(f -> !f.isBlank()).toList();
+
+    /**
+     * The whole command-line tail of a suite server: the suite's flags, this run's, then the server's own. The
+     * worker JVM options get {@link #SUITE_WORKER_JVM_OPTIONS} in front, unless the server runs JIT workers or
+     * stands for the shipped configuration.
+     */
+    static List<String> withSuiteFlags(List<String> own) {
+        List<String> given = new ArrayList<>(RUN_FLAGS);
+        given.addAll(own);
+        List<String> args = new ArrayList<>(SUITE_FLAGS);
+        if (given.stream().anyMatch(f -> f.equals(WARM_UP_AS_SHIPPED) || f.startsWith("--worker.jit="))) {
+            args.addAll(given);
+            return args;
+        }
+        args.add(JVM_OPTIONS + SUITE_WORKER_JVM_OPTIONS);
+        for (String flag : given) {
+            args.add(flag.startsWith(JVM_OPTIONS)
+                    ? JVM_OPTIONS + SUITE_WORKER_JVM_OPTIONS + " " + flag.substring(JVM_OPTIONS.length())
+                    : flag);
+        }
+        return args;
+    }
 
     final McpSyncClient client;
     /** The server's stderr (its log), line by line. */
@@ -84,8 +118,7 @@ final class SandboxServer implements AutoCloseable {
 
     static SandboxServer start(Map<String, String> environment, UnaryOperator<McpClient.SyncSpec> clientSpec,
             String... flags) {
-        List<String> args = new ArrayList<>(RUN_FLAGS);
-        args.addAll(List.of(flags));
+        List<String> args = withSuiteFlags(List.of(flags));
         ServerParameters parameters = ServerParameters.builder(LAUNCHER.toString()).args(args).env(environment).build();
         StdioClientTransport transport = new StdioClientTransport(parameters, McpJsonDefaults.getMapper());
         List<String> log = new java.util.concurrent.CopyOnWriteArrayList<>();

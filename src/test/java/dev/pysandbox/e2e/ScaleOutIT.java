@@ -63,8 +63,8 @@ class ScaleOutIT {
         String config = System.getProperty("scaleout.haproxy-config");
         Path directory = Files.createTempDirectory("scale-out");
         cluster = LocalCluster.start(ROOT, 2, directory, config == null || config.isBlank() ? null : Path.of(config),
-                List.of("--workers=1", "--worker.heap=256m", "--http.max-in-flight=64",
-                        "--worker.jvm-options=-Dpysandbox.it=scale-out"));
+                SandboxServer.withSuiteFlags(List.of("--workers=1", "--worker.heap=256m", "--http.max-in-flight=64",
+                        "--worker.jvm-options=-Dpysandbox.it=scale-out")));
         // Before any call: where HAProxy sends each session's id read from the header, and read from a body in
         // which 20 KB come before it.
         for (int c = 0; c < 8; c++) {

@@ -41,6 +41,15 @@ final class CallResponse {
         if (!events || started || finished) {
             return;
         }
+        eventStreamHeaders();
+        try {
+            response.flushBuffer();
+        } catch (IOException e) {
+            // the client is gone: the next write says so
+        }
+    }
+
+    private void eventStreamHeaders() {
         started = true;
         response.setStatus(HttpServletResponse.SC_OK);
         response.setContentType("text/event-stream");
@@ -48,11 +57,6 @@ final class CallResponse {
         response.setHeader("Cache-Control", "no-cache, no-transform");
         // nginx and some ingress controllers buffer responses unless told not to (2026-07-28 spec).
         response.setHeader("X-Accel-Buffering", "no");
-        try {
-            response.flushBuffer();
-        } catch (IOException e) {
-            // the client is gone: the next write says so
-        }
     }
 
     boolean events() {
@@ -82,11 +86,19 @@ final class CallResponse {
         if (finished) {
             return false;
         }
-        start();
         finished = true;
         boolean written;
-        if (events) {
+        if (events && started) {
             written = write(event(json));
+        } else if (events) {
+            // Nothing sent yet: headers and the one event leave in one write, with a length instead of chunks. A
+            // replica killed before it is an empty response, which a proxy may send elsewhere; after it, the client
+            // has the whole answer. Flushing the headers first left an instant in which a kill cut a begun answer
+            // (ScaleOutIT's calls without a session at the kill).
+            byte[] event = event(json);
+            eventStreamHeaders();
+            response.setContentLength(event.length);
+            written = write(event);
         } else {
             response.setStatus(HttpServletResponse.SC_OK);
             response.setContentType("application/json");
