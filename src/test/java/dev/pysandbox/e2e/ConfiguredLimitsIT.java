@@ -33,15 +33,28 @@ class ConfiguredLimitsIT {
         return server.execute(Map.of("language", "python", "code", code, "session_id", id));
     }
 
+    /** Expired, a session says so when inspected and at its next call; then its id starts anew. */
     @Test
     void idleSessionExpiresAndSaysSo() throws InterruptedException {
         inSession("short-lived", "value = 1");
         Thread.sleep(4_000);
+        Map<String, Object> report = inspect("short-lived");
+        assertEquals("ended", report.get("state"), report::toString);
+        assertEquals("expired", report.get("ended"));
+        assertEquals("unknown", inspect("never-opened").get("state"));
         Map<String, Object> expired = inSession("short-lived", "print(value)");
         assertEquals("setup_error", expired.get("status"));
+        assertEquals("expired", expired.get("session_ended"), expired::toString);
         assertTrue(((String) expired.get("error_message")).contains("expired"), (String) expired.get("error_message"));
         Map<String, Object> fresh = inSession("short-lived", "print('value' in globals())");
         assertEquals("False\n", fresh.get("stdout"), "after the notice the id starts a new session");
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Map<String, Object> inspect(String id) {
+        io.modelcontextprotocol.spec.McpSchema.CallToolResult answer = server.call("inspect_session", Map.of("session_id", id));
+        assertTrue(answer.isError() == null || !answer.isError(), () -> SandboxServer.text(answer));
+        return (Map<String, Object>) answer.structuredContent();
     }
 
     @Test

@@ -34,7 +34,7 @@ final class SandboxServer implements AutoCloseable {
      *       of CPU in its first 45 s, 11 s without warm-up).</li>
      * </ul>
      * The servers that stand for the shipped configuration keep its warm-up and its worker JVM
-     * ({@link #WARM_UP_AS_SHIPPED}: SharedServer, SoakIT, LongCallsIT), so calls that meet a warming worker stay
+     * ({@link #WARM_UP_AS_SHIPPED}: SharedServer, the long soak, LongCallsIT), so calls that meet a warming worker stay
      * covered.
      */
     static final List<String> SUITE_FLAGS = List.of("--worker.jit-workers=0", "--worker.warm-up-runs=0");

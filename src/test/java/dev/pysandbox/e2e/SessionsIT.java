@@ -16,8 +16,8 @@ import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
 /**
  * Sessions that last (BENCHMARKS.md, "Sessions that last"), seen through a real client and one worker of 256 MB
  * holding at most 16 sessions: sessions churned for a while leave the worker's heap where it was, a session is
- * lost only through its own calls, and {@code inspect_session} tells what a session holds without running code,
- * or why it ended.
+ * lost only through its own calls, and {@code inspect_session} tells what a session holds without running code
+ * (ConfiguredLimitsIT: why it ended).
  */
 class SessionsIT {
     private static SandboxServer server;
@@ -25,7 +25,7 @@ class SessionsIT {
     @BeforeAll
     static void start() {
         server = SandboxServer.start("--workers=1", "--worker.heap=256m", "--sessions.per-worker=16",
-                "--worker.max-calls=100000", "--sessions.idle-timeout-seconds=10");
+                "--worker.max-calls=100000");
     }
 
     @AfterAll
@@ -103,19 +103,6 @@ class SessionsIT {
                 variables::toString);
         assertEquals("1\n", inSession("frame", "print(calls_seen)").get("stdout"), "looking ran none of its code");
         assertEquals(2, inspect("frame").get("calls"));
-    }
-
-    @Test
-    void anExpiredSessionSaysSoWhenInspectedAndAtItsNextCall() throws InterruptedException {
-        inSession("short-lived", "x = 1");
-        Thread.sleep(13_000); // sessions.idle-timeout-seconds=10
-        Map<String, Object> report = inspect("short-lived");
-        assertEquals("ended", report.get("state"), report::toString);
-        assertEquals("expired", report.get("ended"));
-        Map<String, Object> told = inSession("short-lived", "print(x)");
-        assertEquals("setup_error", told.get("status"));
-        assertEquals("expired", told.get("session_ended"), told::toString);
-        assertEquals("unknown", inspect("never-opened").get("state"));
     }
 
     @Test

@@ -55,30 +55,24 @@ class WorkerRuntimeIT {
         }
     }
 
+    /** One server for both: the server's own AOT cache, and its default workers' runtime and cache. */
     @Test
-    void serverStartsWithTheAotCacheTheBuildTrainedAndTheJvmTakesIt() {
-        assumeTrue(Runtime.version().feature() >= 25, "the server's AOT cache is trained on JDK 25+ only");
+    void theServerAndItsDefaultInterpreterOnlyWorkersStartFromThePreparedJdkWithTheAotCachesTheBuildTrained() {
+        assumeTheBuildPreparedTheWorkerRuntime();
         Path cache = SandboxServer.PROJECT_ROOT.resolve("target/server.aot");
         assertTrue(Files.isRegularFile(cache), "the build trained no server AOT cache; see target/server-aot-training.log");
-        String tag = "pysandbox.server-aot-it=" + ProcessHandle.current().pid();
-        try (SandboxServer server = SandboxServer.start("--workers=1", "--worker.jvm-options=-D" + tag)) {
-            assertEquals(4, server.client.listTools().tools().size()); // execute_code, run_python, validate_code, inspect_session
-            String command = SandboxServer.serverTagged(tag).info().commandLine().orElse("");
-            assertTrue(command.contains("-XX:AOTCache=" + cache), command);
-            // Whatever the JVM has to say about the cache comes as an [aot] line on stderr (-Xlog:all=warning).
-            assertFalse(server.log.stream().anyMatch(l -> l.contains("[aot]")), () -> String.join("\n", server.log));
-        }
-    }
-
-    @Test
-    void byDefaultWorkersRunInterpreterOnlyFromThePreparedJdkWithTheirOwnAotCache() {
-        assumeTheBuildPreparedTheWorkerRuntime();
         String tag = "pysandbox.interpreter-it=" + ProcessHandle.current().pid();
         try (SandboxServer server = SandboxServer.start("--workers=1", "--worker.jvm-options=-D" + tag)) {
+            assertEquals(4, server.client.listTools().tools().size()); // execute_code, run_python, validate_code, inspect_session
+            String serverCommand = SandboxServer.serverTagged(tag).info().commandLine().orElse("");
+            assertTrue(serverCommand.contains("-XX:AOTCache=" + cache), serverCommand);
+
             assertEquals("1\n", server.python("print(1)").get("stdout"));
             assertTrue(server.log.stream().anyMatch(l -> l.contains("is ready on Interpreted, AOT cache in use")),
                     () -> "the interpreter-only engine, and the JVM mapped its AOT cache: " + server.log);
             assertFalse(server.log.stream().anyMatch(l -> l.contains("WARN")), () -> String.join("\n", server.log));
+            // Whatever the JVM has to say about the server's cache comes as an [aot] line on stderr (-Xlog:all=warning).
+            assertFalse(server.log.stream().anyMatch(l -> l.contains("[aot]")), () -> String.join("\n", server.log));
             String command = SandboxServer.commandLine(SandboxServer.workersTagged(tag).get(0));
             assertTrue(command.contains("worker-runtime/jdk/bin/java"), command);
             assertTrue(command.contains("-Dtruffle.UseFallbackRuntime=true"), command);
