@@ -180,8 +180,11 @@ class PackageInstallIT {
 
     private static Outcome run(boolean testWheelsOnly, Path packages, String... args) throws IOException, InterruptedException {
         List<String> line = new ArrayList<>(List.of(SandboxServer.LAUNCHER.toString()));
-        line.addAll(List.of(args));
-        line.add("--packages.dir=" + packages);
+        line.add(args[0]);
+        List<String> own = new ArrayList<>(List.of(args).subList(1, args.length));
+        own.add("--packages.dir=" + packages);
+        // A run serves its call as the suite's servers do; the package commands start no worker.
+        line.addAll(args[0].equals("run") ? SandboxServer.withSuiteFlags(own) : own);
         ProcessBuilder builder = new ProcessBuilder(line).redirectErrorStream(true);
         if (testWheelsOnly) {
             builder.environment().put("PIP_NO_INDEX", "1");
