@@ -102,6 +102,26 @@ class HttpTransportIT {
         assertEquals("Stdout:\nhi\n\nStderr:\n", SandboxServer.text(run));
     }
 
+    /**
+     * Failure guarded against: an answer begun before it is whole. A call's answer that is the first thing the
+     * server sends leaves as one response with its length: a replica killed before it has sent nothing, so HAProxy
+     * may send the call to another (ScaleOutIT), and a client never gets headers without their answer. With the
+     * headers flushed first, CI saw a call cut that way at a kill.
+     */
+    @Test
+    void anAnswerWithNothingBeforeItLeavesWholeWithItsLength() throws Exception {
+        String call = "{\"jsonrpc\":\"2.0\",\"id\":31,\"method\":\"tools/call\",\"params\":{\"name\":\"execute_code\","
+                + "\"arguments\":{\"language\":\"python\",\"code\":\"print(6 * 7)\"}}}";
+        HttpResponse<String> response = server.post(call, "Authorization", "Bearer " + ALICE);
+        assertEquals(200, response.statusCode(), response.body());
+        assertTrue(response.headers().firstValue("Content-Type").orElse("").startsWith("text/event-stream"),
+                response.headers().map()::toString);
+        assertEquals(java.util.OptionalLong.of(response.body().getBytes(StandardCharsets.UTF_8).length),
+                response.headers().firstValueAsLong("Content-Length"), response.headers().map()::toString);
+        assertFalse(response.headers().firstValue("Transfer-Encoding").isPresent(), response.headers().map()::toString);
+        assertTrue(response.body().contains("42\\n"), response.body());
+    }
+
     /** Issue 22: over HTTP this call once ran the server out of heap and killed the call's thread; the client hung. */
     @Test
     void attackAFortyMegabyteExceptionMessageIsAnsweredOverHttp() {

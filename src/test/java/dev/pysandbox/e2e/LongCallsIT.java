@@ -39,7 +39,7 @@ class LongCallsIT {
     static void start() throws InterruptedException {
         WorkerRuntimeIT.assumeTheBuildPreparedTheWorkerRuntime();
         server = SandboxServer.start("--workers=1", "--worker.jit-workers=1", "--worker.jit-move-after-millis=1000",
-                "--worker.jvm-options=-D" + TAG, SandboxServer.WARM_UP_AS_SHIPPED);
+                "--worker.jvm-options=-D" + TAG, SandboxServer.SHORT_WARM_UP);
         long deadline = System.nanoTime() + 180_000_000_000L;
         while (server.log.stream().noneMatch(line -> line.contains("jit-worker-1.1") && line.contains("is ready"))) {
             assertTrue(System.nanoTime() < deadline, "the JIT worker did not become ready");
@@ -79,7 +79,7 @@ class LongCallsIT {
         assertEquals(2, commands.size(), commands::toString);
         for (String command : commands) {
             boolean jit = command.contains("-Dpysandbox.worker.name=jit-worker-");
-            assertTrue(command.contains("-Dpysandbox.worker.warmUpRuns=" + (jit ? "0" : SandboxServer.shippedSetting("worker.warm-up-runs")) + " "), command);
+            assertTrue(command.contains("-Dpysandbox.worker.warmUpRuns=" + (jit ? "0" : SandboxServer.SHORT_WARM_UP.split("=")[1]) + " "), command);
         }
     }
 

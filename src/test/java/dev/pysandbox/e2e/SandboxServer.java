@@ -33,20 +33,24 @@ final class SandboxServer implements AutoCloseable {
      *       "Warm-up"), which on the suite's two cores took the CPU the tests wait for (an idle worker used 16 s
      *       of CPU in its first 45 s, 11 s without warm-up).</li>
      * </ul>
-     * The servers that stand for the shipped configuration keep its warm-up and its worker JVM
-     * ({@link #WARM_UP_AS_SHIPPED}: SharedServer, the long soak, LongCallsIT), so calls that meet a warming worker stay
-     * covered.
+     * Servers that test calls meeting a warming worker ask for a short warm-up ({@link #SHORT_WARM_UP}: SharedServer,
+     * LongCallsIT); only the long soak keeps the shipped one ({@link #WARM_UP_AS_SHIPPED}). As shipped, 200 runs: the
+     * shared server's two workers spent 1 min 46 s and 1 min 42 s of CPU on it in a clean-clone run (2026-11-28), on
+     * the two cores the other classes' tests were waiting for.
      */
     static final List<String> SUITE_FLAGS = List.of("--worker.jit-workers=0", "--worker.warm-up-runs=0");
-    /** The warm-up a worker does as shipped: config/'s own value, for the servers that keep it. */
+    /** The warm-up a worker does as shipped: config/'s own value, for the server that stands for it (the long soak). */
     static final String WARM_UP_AS_SHIPPED = "--worker.warm-up-runs=" + shippedSetting("worker.warm-up-runs");
+    /** A warm-up of a few seconds, which a server's first calls meet. */
+    static final String SHORT_WARM_UP = "--worker.warm-up-runs=10";
     /**
      * The worker JVM option every other server's workers get: C1 only. A new worker JVM spends seconds of CPU in
      * C2 compiling the interpreter, which a suite that starts a few hundred workers on two cores pays in full and a
      * test's short calls never win back: a worker given one small call used 16 s of CPU in its first 44 s, 8 s with
      * C1 only; AttackSuiteIT took 72 s instead of 128, FaultSuiteIT 36 instead of 47 (same machine, same hour).
-     * What a call does is the same on either tier. Servers of JIT workers keep the shipped JVM: their compiler is
-     * what they test.
+     * What a call does is the same on either tier. Servers with JIT workers, the one standing for the shipped
+     * configuration and the one serving the whole suite keep the shipped JVM ({@link #startForTheWholeSuite}): the
+     * JIT workers' compiler is what they test, and the other two serve calls by the hundred.
      */
     static final String SUITE_WORKER_JVM_OPTIONS = "-XX:TieredStopAtLevel=1";
     private static final String JVM_OPTIONS = "--worker.jvm-options=";
@@ -66,10 +70,15 @@ final class SandboxServer implements AutoCloseable {
      * stands for the shipped configuration.
      */
     static List<String> withSuiteFlags(List<String> own) {
+        return withSuiteFlags(own, false);
+    }
+
+    private static List<String> withSuiteFlags(List<String> own, boolean shippedWorkerJvm) {
         List<String> given = new ArrayList<>(RUN_FLAGS);
         given.addAll(own);
         List<String> args = new ArrayList<>(SUITE_FLAGS);
-        if (given.stream().anyMatch(f -> f.equals(WARM_UP_AS_SHIPPED) || f.startsWith("--worker.jit="))) {
+        if (shippedWorkerJvm || given.stream().anyMatch(f -> f.equals(WARM_UP_AS_SHIPPED)
+                || f.startsWith("--worker.jit") && !f.equals("--worker.jit=off") && !f.equals("--worker.jit-workers=0"))) {
             args.addAll(given);
             return args;
         }
@@ -118,7 +127,19 @@ final class SandboxServer implements AutoCloseable {
 
     static SandboxServer start(Map<String, String> environment, UnaryOperator<McpClient.SyncSpec> clientSpec,
             String... flags) {
-        List<String> args = withSuiteFlags(List.of(flags));
+        return launch(environment, clientSpec, withSuiteFlags(List.of(flags)));
+    }
+
+    /**
+     * A server that serves the whole suite (SharedServer): its workers keep the shipped JVM, whose compilation
+     * hundreds of calls win back. AgentCorpusIT's real snippets took 43 s on C1-only workers, 31 s on these (2026-11-28, same hour).
+     */
+    static SandboxServer startForTheWholeSuite(String... flags) {
+        return launch(Map.of(), spec -> spec, withSuiteFlags(List.of(flags), true));
+    }
+
+    private static SandboxServer launch(Map<String, String> environment, UnaryOperator<McpClient.SyncSpec> clientSpec,
+            List<String> args) {
         ServerParameters parameters = ServerParameters.builder(LAUNCHER.toString()).args(args).env(environment).build();
         StdioClientTransport transport = new StdioClientTransport(parameters, McpJsonDefaults.getMapper());
         List<String> log = new java.util.concurrent.CopyOnWriteArrayList<>();

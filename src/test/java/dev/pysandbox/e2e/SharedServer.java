@@ -6,8 +6,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 
 /**
- * One server with default settings (warm-up as shipped too) for every end-to-end test that needs nothing special: starting a server
- * and warming its workers costs seconds, so the suite pays for it once. Its run root holds the files the
+ * One server with the suite's settings, its workers on the shipped JVM and a short warm-up, which its first calls meet,
+ * for every end-to-end test that needs nothing special: starting a server and its workers costs seconds, so the suite pays for it once. Its run root holds the files the
  * run_python tests use, including a symlink that points out of the root.
  */
 final class SharedServer {
@@ -22,7 +22,7 @@ final class SharedServer {
     static synchronized SandboxServer get() {
         if (server == null) {
             prepareRunRoot();
-            server = SandboxServer.start("--workers=2", "--run-python.root=" + RUN_ROOT, SandboxServer.WARM_UP_AS_SHIPPED);
+            server = SandboxServer.startForTheWholeSuite("--workers=2", "--run-python.root=" + RUN_ROOT, SandboxServer.SHORT_WARM_UP);
             Runtime.getRuntime().addShutdownHook(new Thread(server::close));
         }
         return server;
