@@ -52,7 +52,8 @@ class ConfiguredLimitsIT {
 
     @SuppressWarnings("unchecked")
     private static Map<String, Object> inspect(String id) {
-        io.modelcontextprotocol.spec.McpSchema.CallToolResult answer = server.call("inspect_session", Map.of("session_id", id));
+        io.modelcontextprotocol.spec.McpSchema.CallToolResult answer =
+                server.call("inspect_session", Map.of("session_id", id));
         assertTrue(answer.isError() == null || !answer.isError(), () -> SandboxServer.text(answer));
         return (Map<String, Object>) answer.structuredContent();
     }

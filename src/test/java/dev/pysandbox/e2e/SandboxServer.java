@@ -132,7 +132,8 @@ final class SandboxServer implements AutoCloseable {
 
     /**
      * A server that serves the whole suite (SharedServer): its workers keep the shipped JVM, whose compilation
-     * hundreds of calls win back. AgentCorpusIT's real snippets took 43 s on C1-only workers, 31 s on these (2026-11-28, same hour).
+     * hundreds of calls win back. AgentCorpusIT's real snippets took 43 s on C1-only workers, 31 s on these
+     * (2026-11-28, same hour).
      */
     static SandboxServer startForTheWholeSuite(String... flags) {
         return launch(Map.of(), spec -> spec, withSuiteFlags(List.of(flags), true));
