@@ -71,7 +71,8 @@ class AttackSuiteIT {
         }, "attack-listener");
         acceptor.setDaemon(true);
         acceptor.start();
-        server = SandboxServer.start(Map.of(ENV_NAME, ENV_SECRET), "--workers=2", "--imports.profile=unrestricted");
+        server = SandboxServer.start(Map.of(ENV_NAME, ENV_SECRET), "--workers=2", "--imports.profile=unrestricted",
+                SandboxServer.PRELOAD_AS_SHIPPED);
     }
 
     @AfterAll

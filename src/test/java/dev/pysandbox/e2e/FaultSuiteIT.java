@@ -26,7 +26,7 @@ class FaultSuiteIT {
 
     @BeforeAll
     static void start() {
-        server = SandboxServer.start("--workers=2", "--imports.allow=os,signal");
+        server = SandboxServer.start("--workers=2", "--imports.allow=os,signal", SandboxServer.PRELOAD_AS_SHIPPED);
         server.python("pass"); // a warm worker, so the first fault's time is its own
     }
 

@@ -44,7 +44,7 @@ class FreshCallIsolationIT {
     @BeforeAll
     static void start() {
         server = SandboxServer.start("--workers=1", "--worker.max-calls=100000", "--worker.jvm-options=-D" + TAG,
-                "--imports.allow=" + String.join(",", ALLOWED));
+                "--imports.allow=" + String.join(",", ALLOWED), SandboxServer.PRELOAD_AS_SHIPPED);
     }
 
     @AfterAll

@@ -20,7 +20,7 @@ class PreloadIT {
 
     @BeforeAll
     static void start() {
-        server = SandboxServer.start("--workers=1");
+        server = SandboxServer.start("--workers=1", SandboxServer.PRELOAD_AS_SHIPPED);
     }
 
     @AfterAll

@@ -31,26 +31,31 @@ final class SandboxServer implements AutoCloseable {
      *       cores;</li>
      *   <li>no warm-up: a new worker runs the shipped training workload while it has no call (BENCHMARKS.md,
      *       "Warm-up"), which on the suite's two cores took the CPU the tests wait for (an idle worker used 16 s
-     *       of CPU in its first 45 s, 11 s without warm-up).</li>
+     *       of CPU in its first 45 s, 11 s without warm-up);</li>
+     *   <li>no preloaded modules: a worker imports them into every fresh context, each call's included, which
+     *       cost a C1-only worker 1.5 s of CPU at start (6.3 s instead of 4.8) and 0.20 s more per call (0.355 s
+     *       instead of 0.154, sequential calls, 2026-11-28), and the suite starts over a hundred workers and makes
+     *       thousands of calls. What a call may import is the same either way.</li>
      * </ul>
      * Servers that test calls meeting a warming worker ask for a short warm-up ({@link #SHORT_WARM_UP}: SharedServer,
-     * LongCallsIT); only the long soak keeps the shipped one ({@link #WARM_UP_AS_SHIPPED}). As shipped, 200 runs: the
-     * shared server's two workers spent 1 min 46 s and 1 min 42 s of CPU on it in a clean-clone run (2026-11-28), on
-     * the two cores the other classes' tests were waiting for.
+     * LongCallsIT). As shipped, 200 runs: the shared server's two workers spent 1 min 46 s and 1 min 42 s of CPU on
+     * it in a clean-clone run (2026-11-28), on the two cores the other classes' tests were waiting for. Servers that
+     * test what preloading does, or that stand for a worker as a hostile call meets it (the attack, fault and
+     * isolation suites), ask for the shipped preload ({@link #PRELOAD_AS_SHIPPED}).
      */
-    static final List<String> SUITE_FLAGS = List.of("--worker.jit-workers=0", "--worker.warm-up-runs=0");
-    /** The warm-up a worker does as shipped: config/'s own value, for the server that stands for it (the long soak). */
-    static final String WARM_UP_AS_SHIPPED = "--worker.warm-up-runs=" + shippedSetting("worker.warm-up-runs");
+    static final List<String> SUITE_FLAGS = List.of("--worker.jit-workers=0", "--worker.warm-up-runs=0", "--worker.preload=");
     /** A warm-up of a few seconds, which a server's first calls meet. */
     static final String SHORT_WARM_UP = "--worker.warm-up-runs=10";
+    /** The modules a worker preloads as shipped: config/'s own list. */
+    static final String PRELOAD_AS_SHIPPED = "--worker.preload=" + shippedSetting("worker.preload");
     /**
      * The worker JVM option every other server's workers get: C1 only. A new worker JVM spends seconds of CPU in
      * C2 compiling the interpreter, which a suite that starts a few hundred workers on two cores pays in full and a
      * test's short calls never win back: a worker given one small call used 16 s of CPU in its first 44 s, 8 s with
      * C1 only; AttackSuiteIT took 72 s instead of 128, FaultSuiteIT 36 instead of 47 (same machine, same hour).
-     * What a call does is the same on either tier. Servers with JIT workers, the one standing for the shipped
-     * configuration and the one serving the whole suite keep the shipped JVM ({@link #startForTheWholeSuite}): the
-     * JIT workers' compiler is what they test, and the other two serve calls by the hundred.
+     * What a call does is the same on either tier. Servers with JIT workers and those serving calls by the hundred
+     * keep the shipped JVM ({@link #startOnTheShippedWorkerJvm}): the JIT workers' compiler is what they test, and
+     * the others win the compilation back.
      */
     static final String SUITE_WORKER_JVM_OPTIONS = "-XX:TieredStopAtLevel=1";
     private static final String JVM_OPTIONS = "--worker.jvm-options=";
@@ -64,21 +69,28 @@ final class SandboxServer implements AutoCloseable {
     private static final List<String> RUN_FLAGS = java.util.Arrays.stream(
             System.getProperty("pysandbox.it.server-flags", "").split(" ")).filter(f -> !f.isBlank()).toList();
 
-    /**
-     * The whole command-line tail of a suite server: the suite's flags, this run's, then the server's own. The
-     * worker JVM options get {@link #SUITE_WORKER_JVM_OPTIONS} in front, unless the server runs JIT workers or
-     * stands for the shipped configuration.
-     */
-    static List<String> withSuiteFlags(List<String> own) {
-        return withSuiteFlags(own, false);
+    /** Which worker JVM a suite server's workers get. */
+    private enum WorkerJvm {
+        /** {@link #SUITE_WORKER_JVM_OPTIONS} in front of the server's own, unless it runs JIT workers. */
+        SUITE,
+        /** The shipped JVM options, with the server's own. */
+        SHIPPED
     }
 
-    private static List<String> withSuiteFlags(List<String> own, boolean shippedWorkerJvm) {
+    /**
+     * The whole command-line tail of a suite server: the suite's flags, this run's, then the server's own. The
+     * worker JVM options get {@link #SUITE_WORKER_JVM_OPTIONS} in front, unless the server runs JIT workers.
+     */
+    static List<String> withSuiteFlags(List<String> own) {
+        return withSuiteFlags(own, WorkerJvm.SUITE);
+    }
+
+    private static List<String> withSuiteFlags(List<String> own, WorkerJvm workerJvm) {
         List<String> given = new ArrayList<>(RUN_FLAGS);
         given.addAll(own);
         List<String> args = new ArrayList<>(SUITE_FLAGS);
-        if (shippedWorkerJvm || given.stream().anyMatch(f -> f.equals(WARM_UP_AS_SHIPPED)
-                || f.startsWith("--worker.jit") && !f.equals("--worker.jit=off") && !f.equals("--worker.jit-workers=0"))) {
+        if (workerJvm == WorkerJvm.SHIPPED || given.stream().anyMatch(f -> f.startsWith("--worker.jit")
+                && !f.equals("--worker.jit=off") && !f.equals("--worker.jit-workers=0"))) {
             args.addAll(given);
             return args;
         }
@@ -131,12 +143,23 @@ final class SandboxServer implements AutoCloseable {
     }
 
     /**
-     * A server that serves the whole suite (SharedServer): its workers keep the shipped JVM, whose compilation
-     * hundreds of calls win back. AgentCorpusIT's real snippets took 43 s on C1-only workers, 31 s on these
-     * (2026-11-28, same hour).
+     * With the worker JVM as shipped, and otherwise the suite's settings: for the servers that serve calls by the
+     * hundred (SharedServer, the short soak), whose compilation the calls win back. AgentCorpusIT's real snippets
+     * took 43 s on C1-only workers, 31 s on these (2026-11-28, same hour); the short soak's workers used 236 s of
+     * CPU instead of 259.
      */
-    static SandboxServer startForTheWholeSuite(String... flags) {
-        return launch(Map.of(), spec -> spec, withSuiteFlags(List.of(flags), true));
+    static SandboxServer startOnTheShippedWorkerJvm(Map<String, String> environment, String... flags) {
+        return launch(environment, spec -> spec, withSuiteFlags(List.of(flags), WorkerJvm.SHIPPED));
+    }
+
+    /**
+     * A server on the shipped configuration, config/ as it is with only this run's flags and its own: for the long
+     * soak, which stands for what users run.
+     */
+    static SandboxServer startAsShipped(Map<String, String> environment, String... flags) {
+        List<String> args = new ArrayList<>(RUN_FLAGS);
+        args.addAll(List.of(flags));
+        return launch(environment, spec -> spec, args);
     }
 
     private static SandboxServer launch(Map<String, String> environment, UnaryOperator<McpClient.SyncSpec> clientSpec,

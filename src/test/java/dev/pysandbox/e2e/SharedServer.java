@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Map;
 
 /**
  * One server for every end-to-end test that needs nothing special, with the suite's settings, its workers on the
@@ -23,8 +24,8 @@ final class SharedServer {
     static synchronized SandboxServer get() {
         if (server == null) {
             prepareRunRoot();
-            server = SandboxServer.startForTheWholeSuite("--workers=2", "--run-python.root=" + RUN_ROOT,
-                    SandboxServer.SHORT_WARM_UP);
+            server = SandboxServer.startOnTheShippedWorkerJvm(Map.of(), "--workers=2",
+                    "--run-python.root=" + RUN_ROOT, SandboxServer.SHORT_WARM_UP);
             Runtime.getRuntime().addShutdownHook(new Thread(server::close));
         }
         return server;
