@@ -79,7 +79,7 @@ class LongCallsIT {
         assertEquals(2, commands.size(), commands::toString);
         for (String command : commands) {
             boolean jit = command.contains("-Dpysandbox.worker.name=jit-worker-");
-            assertTrue(command.contains("-Dpysandbox.worker.warmUpRuns=" + (jit ? "0" : SandboxServer.SHORT_WARM_UP.split("=")[1]) + " "), command);
+            assertTrue(command.contains("-Dpysandbox.worker.warmUpRuns=" + (jit ? "0" : SandboxServer.SHORT_WARM_UP_RUNS) + " "), command);
         }
     }
 

@@ -44,8 +44,9 @@ final class SandboxServer implements AutoCloseable {
      * isolation suites), ask for the shipped preload ({@link #PRELOAD_AS_SHIPPED}).
      */
     static final List<String> SUITE_FLAGS = List.of("--worker.jit-workers=0", "--worker.warm-up-runs=0", "--worker.preload=");
-    /** A warm-up of a few seconds, which a server's first calls meet. */
-    static final String SHORT_WARM_UP = "--worker.warm-up-runs=10";
+    /** The runs of a warm-up of a few seconds, which a server's first calls meet. */
+    static final int SHORT_WARM_UP_RUNS = 10;
+    static final String SHORT_WARM_UP = "--worker.warm-up-runs=" + SHORT_WARM_UP_RUNS;
     /** The modules a worker preloads as shipped: config/'s own list. */
     static final String PRELOAD_AS_SHIPPED = "--worker.preload=" + shippedSetting("worker.preload");
     /**

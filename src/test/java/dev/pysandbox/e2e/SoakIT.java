@@ -42,9 +42,9 @@ import org.junit.jupiter.api.TestMethodOrder;
  * {@value #SUITE_CALLS} mixed calls. A worker that never closed the fresh contexts of its calls (the close left out
  * of Worker) fails it: on workers preloading the shipped modules, calls timed out in the warm-up after about 260
  * calls as the heap filled (2026-11-28, 600 mixed calls then); on these, its heap after a full collection grew over
- * the new-text calls from 112 to 237 MB (2026-11-28, this size). The heap check has not been shown to catch the compiled-roots leak (a run
- * without CodeRootCache, 2026-11-27, held at 92 -> 88 and 92 -> 91 MB): SessionsIT, whose sessions are evicted
- * round after round, is the test shown to catch that one. {@code bin/soak} runs the long soak, 10,000 mixed calls,
+ * the new-text calls from 112 to 237 MB (2026-11-28, this size). The heap check has not been shown to catch the
+ * compiled-roots leak (a run without CodeRootCache, 2026-11-27, held at 92 -> 88 and 92 -> 91 MB): SessionsIT,
+ * whose sessions are evicted round after round, is the test shown to catch that one. {@code bin/soak} runs the long soak, 10,000 mixed calls,
  * on the shipped configuration ({@code -Dsoak.calls}, {@code -Dsoak.new-text-calls} and
  * {@code -Dsoak.hostile-percent} tune it). This class also is the suite's load test: it replaced one of 500 benign
  * calls, which proved a subset of the same rules.
