@@ -62,6 +62,12 @@ public final class LocalCluster implements AutoCloseable {
      */
     public static LocalCluster start(Path root, int replicas, Path directory, Path haproxyConfig, List<String> flags)
             throws IOException, InterruptedException {
+        return start(root, replicas, directory, haproxyConfig, flags, Map.of());
+    }
+
+    /** With {@code environment} added to the replicas' (and HAProxy's) environment. */
+    public static LocalCluster start(Path root, int replicas, Path directory, Path haproxyConfig, List<String> flags,
+            Map<String, String> environment) throws IOException, InterruptedException {
         Files.createDirectories(directory);
         Path env = directory.resolve("cluster.env");
         Files.deleteIfExists(env);
@@ -74,8 +80,10 @@ public final class LocalCluster implements AutoCloseable {
         }
         command.addAll(flags);
         File output = directory.resolve("cluster-local.out").toFile();
-        Process process = new ProcessBuilder(command).directory(root.toFile()).redirectErrorStream(true)
-                .redirectOutput(output).start();
+        ProcessBuilder builder = new ProcessBuilder(command).directory(root.toFile()).redirectErrorStream(true)
+                .redirectOutput(output);
+        builder.environment().putAll(environment);
+        Process process = builder.start();
         long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(10);
         while (!Files.exists(env)) {
             if (!process.isAlive() || System.nanoTime() > deadline) {

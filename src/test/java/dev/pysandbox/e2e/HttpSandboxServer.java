@@ -65,7 +65,7 @@ final class HttpSandboxServer implements AutoCloseable {
         }
         own.addAll(List.of(flags));
         command.addAll(SandboxServer.withSuiteFlags(own));
-        Process process = new ProcessBuilder(command).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+        Process process = SandboxServer.suiteProcess(command).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
         List<String> log = new CopyOnWriteArrayList<>();
         Thread reader = new Thread(() -> {
             try (BufferedReader in = new BufferedReader(new InputStreamReader(process.getErrorStream(), StandardCharsets.UTF_8))) {

@@ -183,9 +183,11 @@ class PackageInstallIT {
         line.add(args[0]);
         List<String> own = new ArrayList<>(List.of(args).subList(1, args.length));
         own.add("--packages.dir=" + packages);
-        // A run serves its call as the suite's servers do; the package commands start no worker.
-        line.addAll(args[0].equals("run") ? SandboxServer.withSuiteFlags(own) : own);
-        ProcessBuilder builder = new ProcessBuilder(line).redirectErrorStream(true);
+        // A run serves its call as the suite's servers do; the package commands start no worker, and their JVM
+        // is the installer's (InstallerJvm).
+        boolean serves = args[0].equals("run");
+        line.addAll(serves ? SandboxServer.withSuiteFlags(own) : own);
+        ProcessBuilder builder = (serves ? SandboxServer.suiteProcess(line) : new ProcessBuilder(line)).redirectErrorStream(true);
         if (testWheelsOnly) {
             builder.environment().put("PIP_NO_INDEX", "1");
             builder.environment().put("PIP_FIND_LINKS", WHEELS.toString());

@@ -44,7 +44,7 @@ final class RawServer implements AutoCloseable {
     static RawServer start(String... flags) throws IOException {
         List<String> command = new ArrayList<>(List.of(SandboxServer.LAUNCHER.toString()));
         command.addAll(SandboxServer.withSuiteFlags(List.of(flags)));
-        RawServer server = new RawServer(new ProcessBuilder(command).start());
+        RawServer server = new RawServer(SandboxServer.suiteProcess(command).start());
         server.send("{\"jsonrpc\":\"2.0\",\"id\":\"init\",\"method\":\"initialize\",\"params\":{\"protocolVersion\":\"2025-11-25\","
                 + "\"capabilities\":{},\"clientInfo\":{\"name\":\"raw-test\",\"version\":\"1\"}}}");
         server.awaitResponse("init", Duration.ofSeconds(60));

@@ -23,6 +23,8 @@ class RecyclingIT {
     private static final String TAG = "pysandbox.recycling=" + UUID.randomUUID();
     /** Code that ignores the interrupt: the builtin computes for far longer than any timeout here. */
     private static final String UNINTERRUPTIBLE = "x = 7 ** (10 ** 8)";
+    /** Code the sandbox refuses, which costs its worker at once, with no timeout to wait for. */
+    private static final String REFUSED = "import sys\nsys.modules['os'].system('id')";
     private static SandboxServer server;
 
     @BeforeAll
@@ -36,6 +38,15 @@ class RecyclingIT {
         List<ProcessHandle> workers = SandboxServer.workersTagged(TAG).stream().filter(ProcessHandle::isAlive).toList();
         assertEquals(1, workers.size(), () -> "one live worker carries the tag: " + workers);
         return workers.get(0).pid();
+    }
+
+    /**
+     * Starts a test on a fresh worker, so that the count of worker.max-calls is known and does not end the worker
+     * during the test: a sandbox refusal replaces it (a call that ignores its interrupt would too, two seconds later).
+     */
+    private static void freshWorker() {
+        Map<String, Object> refused = server.python(REFUSED);
+        assertTrue(String.valueOf(refused.get("error_message")).startsWith("Blocked by the sandbox"), refused::toString);
     }
 
     @AfterAll
@@ -59,7 +70,7 @@ class RecyclingIT {
 
     @Test
     void codeInterruptedAtItsTimeoutKeepsTheWorkerWarm() {
-        server.python(UNINTERRUPTIBLE); // a fresh worker, so worker.max-calls does not end it during the test
+        freshWorker();
         assertEquals("success", inSession("before-timeout", "marker = 1").get("status")); // call 1 on it
         long pid = workerPid();
         Map<String, Object> stopped = server.python("while True: pass");                  // 2
@@ -76,7 +87,7 @@ class RecyclingIT {
 
     @Test
     void aSessionInterruptedAtItsTimeoutKeepsItsStateAndIsToldSo() {
-        server.python(UNINTERRUPTIBLE);
+        freshWorker();
         inSession("interrupted", "n = 0");
         Map<String, Object> stopped = inSession("interrupted", "while True:\n    n += 1");
         assertEquals("timeout", stopped.get("status"), stopped::toString);
@@ -86,7 +97,7 @@ class RecyclingIT {
 
     @Test
     void attackCodeIgnoringTheInterruptAtItsTimeoutReplacesTheWorkerAndTheSessionsOnItAreRebuilt() {
-        server.python(UNINTERRUPTIBLE); // a fresh worker, so worker.max-calls does not end it during the test
+        freshWorker();
         inSession("before-uninterruptible", "marker = 1");
         long pid = workerPid();
         Map<String, Object> stopped = server.python(UNINTERRUPTIBLE);
@@ -98,7 +109,7 @@ class RecyclingIT {
 
     @Test
     void attackASessionsOwnUninterruptibleCodeEndsItWithItsWorkerAndItsNextCallIsToldWhy() {
-        server.python(UNINTERRUPTIBLE);
+        freshWorker();
         inSession("own-fault", "marker = 1");
         assertEquals("timeout", inSession("own-fault", UNINTERRUPTIBLE).get("status"));
         Map<String, Object> told = inSession("own-fault", "print(marker)");
@@ -109,17 +120,18 @@ class RecyclingIT {
 
     @Test
     void sandboxRefusalReplacesTheWorkerAndTheSessionsOnItAreRebuilt() {
-        server.python(UNINTERRUPTIBLE); // a fresh worker, so worker.max-calls does not end it during the test
+        freshWorker();
         inSession("before-refusal", "marker = 1");
-        Map<String, Object> refused = server.python("import sys\nsys.modules['os'].system('id')");
-        assertTrue(((String) refused.get("error_message")).startsWith("Blocked by the sandbox"));
+        long pid = workerPid();
+        Map<String, Object> refused = server.python(REFUSED);
+        assertTrue(String.valueOf(refused.get("error_message")).startsWith("Blocked by the sandbox"), refused::toString);
         assertRebuilt("before-refusal", 1);
+        assertNotEquals(pid, workerPid(), "a new worker process served the rebuild");
     }
 
     @Test
     void workerIsReplacedAfterMaxCalls() {
-        // Start from a fresh worker, so the count is known: code that ignores the interrupt forces one.
-        server.python(UNINTERRUPTIBLE);
+        freshWorker();
         inSession("counted", "marker = 1");                       // call 1 on the new worker
         assertEquals("1\n", inSession("counted", "print(marker)").get("stdout")); // 2
         server.python("pass");                                      // 3

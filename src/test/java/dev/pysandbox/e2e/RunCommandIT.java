@@ -31,7 +31,7 @@ class RunCommandIT {
         List<String> own = new ArrayList<>(List.of(args));
         own.add("--workers=1");
         command.addAll(SandboxServer.withSuiteFlags(own));
-        Process process = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT).start();
+        Process process = SandboxServer.suiteProcess(command).redirectError(ProcessBuilder.Redirect.INHERIT).start();
         process.getOutputStream().write(stdin.getBytes(StandardCharsets.UTF_8));
         process.getOutputStream().close();
         String stdout = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);

@@ -64,7 +64,7 @@ class ScaleOutIT {
         Path directory = Files.createTempDirectory("scale-out");
         cluster = LocalCluster.start(ROOT, 2, directory, config == null || config.isBlank() ? null : Path.of(config),
                 SandboxServer.withSuiteFlags(List.of("--workers=1", "--worker.heap=256m", "--http.max-in-flight=64",
-                        "--worker.jvm-options=-Dpysandbox.it=scale-out")));
+                        "--worker.jvm-options=-Dpysandbox.it=scale-out")), SandboxServer.suiteEnvironment(Map.of()));
         // Before any call: where HAProxy sends each session's id read from the header, and read from a body in
         // which 20 KB come before it.
         for (int c = 0; c < 8; c++) {
