@@ -54,9 +54,9 @@ final class SandboxServer implements AutoCloseable {
      * C2 compiling the interpreter, which a suite that starts a few hundred workers on two cores pays in full and a
      * test's short calls never win back: a worker given one small call used 16 s of CPU in its first 44 s, 8 s with
      * C1 only; AttackSuiteIT took 72 s instead of 128, FaultSuiteIT 36 instead of 47 (same machine, same hour).
-     * What a call does is the same on either tier. Servers with JIT workers and those serving calls by the hundred
-     * keep the shipped JVM ({@link #startOnTheShippedWorkerJvm}): the JIT workers' compiler is what they test, and
-     * the others win the compilation back.
+     * What a call does is the same on either tier. Servers with JIT workers and the short soak keep the shipped JVM
+     * ({@link #startOnTheShippedWorkerJvm}): the JIT workers' compiler is what they test, and the soak's thousand
+     * calls win the compilation back.
      */
     static final String SUITE_WORKER_JVM_OPTIONS = "-XX:TieredStopAtLevel=1";
     private static final String JVM_OPTIONS = "--worker.jvm-options=";
@@ -99,8 +99,7 @@ final class SandboxServer implements AutoCloseable {
         List<String> given = new ArrayList<>(RUN_FLAGS);
         given.addAll(own);
         List<String> args = new ArrayList<>(SUITE_FLAGS);
-        if (workerJvm == WorkerJvm.SHIPPED || given.stream().anyMatch(f -> f.startsWith("--worker.jit")
-                && !f.equals("--worker.jit=off") && !f.equals("--worker.jit-workers=0"))) {
+        if (workerJvm == WorkerJvm.SHIPPED || given.stream().anyMatch(SandboxServer::startsJitWorkers)) {
             args.addAll(given);
             return args;
         }
@@ -111,6 +110,12 @@ final class SandboxServer implements AutoCloseable {
                     : flag);
         }
         return args;
+    }
+
+    /** Whether a flag asks for JIT workers: worker.jit other than off, or worker.jit-workers above 0. */
+    private static boolean startsJitWorkers(String flag) {
+        return flag.startsWith("--worker.jit=") && !flag.equals("--worker.jit=off")
+                || flag.startsWith("--worker.jit-workers=") && !flag.equals("--worker.jit-workers=0");
     }
 
     final McpSyncClient client;
@@ -170,10 +175,11 @@ final class SandboxServer implements AutoCloseable {
     }
 
     /**
-     * With the worker JVM as shipped, and otherwise the suite's settings: for the servers that serve calls by the
-     * hundred (SharedServer, the short soak), whose compilation the calls win back. AgentCorpusIT's real snippets
-     * took 43 s on C1-only workers, 31 s on these (2026-11-28, same hour); the short soak's workers used 236 s of
-     * CPU instead of 259.
+     * With the worker JVM as shipped, and otherwise the suite's settings: for the short soak, whose thousand calls
+     * win the compilation back (its workers used 236 s of CPU instead of 259, 2026-11-28). SharedServer's few
+     * hundred calls do not: the seven classes that use it took 144 and 159 core-seconds of the machine on C1-only
+     * workers, 172 and 199 on these (2026-11-28, same hour, run alone), though AgentCorpusIT's real snippets ran
+     * faster on these (31 s against 43).
      */
     static SandboxServer startOnTheShippedWorkerJvm(Map<String, String> environment, String... flags) {
         return launch(suiteEnvironment(environment), spec -> spec, withSuiteFlags(List.of(flags), WorkerJvm.SHIPPED));

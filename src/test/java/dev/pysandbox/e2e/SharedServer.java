@@ -7,10 +7,10 @@ import java.nio.file.Path;
 import java.util.Map;
 
 /**
- * One server for every end-to-end test that needs nothing special, with the suite's settings, its workers on the
- * shipped JVM and a short warm-up, which its first calls meet: starting a server and its workers costs seconds, so
- * the suite pays for it once. Its run root holds the files the run_python tests use, including a symlink that points
- * out of the root.
+ * One server for every end-to-end test that needs nothing special, with the suite's settings (its workers C1 only:
+ * SandboxServer, startOnTheShippedWorkerJvm) and a short warm-up, which its first calls meet: starting a server and
+ * its workers costs seconds, so the suite pays for it once. Its run root holds the files the run_python tests use,
+ * including a symlink that points out of the root.
  */
 final class SharedServer {
     static final Path RUN_ROOT = SandboxServer.PROJECT_ROOT.resolve("target/it-run-root");
@@ -24,7 +24,7 @@ final class SharedServer {
     static synchronized SandboxServer get() {
         if (server == null) {
             prepareRunRoot();
-            server = SandboxServer.startOnTheShippedWorkerJvm(Map.of(), "--workers=2",
+            server = SandboxServer.start(Map.of(), "--workers=2",
                     "--run-python.root=" + RUN_ROOT, SandboxServer.SHORT_WARM_UP);
             Runtime.getRuntime().addShutdownHook(new Thread(server::close));
         }
