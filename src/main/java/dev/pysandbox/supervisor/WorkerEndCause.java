@@ -17,6 +17,8 @@ public enum WorkerEndCause {
     SLOW_START("slow_start", Notice.Level.WARNING),
     /** It sent a line longer than the protocol allows and was killed. */
     OVERSIZED_MESSAGE("oversized_message", Notice.Level.WARNING),
+    /** It sent a result without a status, which no honest worker does, and was killed. */
+    BROKEN_RESULT("broken_result", Notice.Level.WARNING),
     /** It ran out of memory ({@code worker.heap}). */
     OUT_OF_MEMORY("out_of_memory", Notice.Level.WARNING),
     /** It exited on its own. */

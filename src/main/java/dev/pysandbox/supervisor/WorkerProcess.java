@@ -93,6 +93,8 @@ final class WorkerProcess {
     private volatile long lostToCall;
     /** Set when the worker sent a line longer than the protocol allows: it is hostile or broken, and was killed. */
     private volatile boolean oversized;
+    /** Set once the worker sent a result without a status ({@link WorkerEndCause#BROKEN_RESULT}). */
+    private volatile boolean brokenResult;
     private final AtomicInteger callsServed = new AtomicInteger();
 
     private final class PendingCall {
@@ -356,6 +358,17 @@ final class WorkerProcess {
                                     request.tool(), request.params(), call.toolTimeLeft()))));
                 }
             }
+            case WorkerEvent.Result answer when answer.report() == null || answer.report().status() == null -> {
+                // Every report the worker writes has a status: one without is a broken or hostile worker. Its call
+                // stays pending and is answered as lost when the worker's stdout ends.
+                if (!brokenResult) {
+                    brokenResult = true;
+                    log.warn("{}: sent a result for call {} without a status; killing pid {}", name, answer.id(),
+                            process.pid());
+                    endFor(WorkerEndCause.BROKEN_RESULT, "sent a result without a status and was replaced");
+                    kill();
+                }
+            }
             case WorkerEvent.Result answer -> {
                 if (answer.recycle()) {
                     log.info("{} asked to be replaced after call {}", name, answer.id());
@@ -433,6 +446,9 @@ final class WorkerProcess {
         String message = oversized
                 ? "The sandbox worker running this call sent a message larger than the protocol allows ("
                         + WireCodec.MAX_LINE_BYTES + " bytes) and was replaced; the call's output was lost."
+                : brokenResult
+                ? "The sandbox worker running this call sent a result without a status and was replaced; the call's"
+                        + " output was lost."
                 : exitCode == OUT_OF_MEMORY_EXIT
                 ? RunReport.MEMORY_LIMIT_MESSAGE
                 : "The sandbox worker running this call stopped unexpectedly (exit code " + exitCode

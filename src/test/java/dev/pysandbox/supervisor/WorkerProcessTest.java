@@ -284,6 +284,20 @@ class WorkerProcessTest {
     }
 
     @Test
+    void attackAResultWithoutAStatusEndsTheWorkerAndItsCallIsAnsweredAsLost() throws Exception {
+        InMemoryWorker process = inMemory();
+        WorkerProcess worker = readyWorker(process);
+        RunReport result = answer(call(worker, 1, "no-status"));
+        assertEquals(Status.EXECUTION_ERROR, result.status());
+        assertEquals("", result.stdout(), "nothing of a broken report reaches the caller");
+        assertTrue(result.errorMessage().contains("sent a result without a status"), result.errorMessage());
+        gone.get(30, TimeUnit.SECONDS);
+        assertEquals(InMemoryWorker.KILLED, process.exitValue());
+        assertEquals(new WorkerProcess.Ending(WorkerEndCause.BROKEN_RESULT, "sent a result without a status and was"
+                + " replaced"), worker.ending());
+    }
+
+    @Test
     void aLineThatIsNotProtocolIsSkippedAndTheCallAnswered() throws Exception {
         WorkerProcess worker = readyWorker(inMemory());
         assertEquals("after a stray line\n", answer(call(worker, 1, "stray")).stdout());
