@@ -91,10 +91,11 @@ final class WorkerProcess {
      * while it ran); 0 for none. Set before that call is answered, so its caller sees it with the answer.
      */
     private volatile long lostToCall;
-    /** Set when the worker sent a line longer than the protocol allows: it is hostile or broken, and was killed. */
-    private volatile boolean oversized;
-    /** Set once the worker sent a result without a status ({@link WorkerEndCause#BROKEN_RESULT}). */
-    private volatile boolean brokenResult;
+    /**
+     * How the worker broke the protocol, if it did ({@link WorkerEndCause#OVERSIZED_MESSAGE},
+     * {@link WorkerEndCause#BROKEN_RESULT}): it is hostile or broken, and was killed. Null while it keeps to it.
+     */
+    private volatile WorkerEndCause protocolBreach;
     private final AtomicInteger callsServed = new AtomicInteger();
 
     private final class PendingCall {
@@ -305,13 +306,9 @@ final class WorkerProcess {
             for (BoundedLineReader.Result next = events.next(); !(next instanceof BoundedLineReader.Eof);
                     next = events.next()) {
                 if (!(next instanceof BoundedLineReader.Line line)) {
-                    if (!oversized) {
-                        oversized = true;
-                        log.warn("{}: sent a line longer than {} bytes; killing pid {}", name, WireCodec.MAX_LINE_BYTES,
-                                process.pid());
-                        endFor(WorkerEndCause.OVERSIZED_MESSAGE, "sent a message larger than the protocol allows and was replaced");
-                        kill();
-                    }
+                    breach(WorkerEndCause.OVERSIZED_MESSAGE,
+                            "sent a line longer than " + WireCodec.MAX_LINE_BYTES + " bytes",
+                            "sent a message larger than the protocol allows and was replaced");
                     continue;
                 }
                 switch (WireCodec.read(line.text(), WorkerEvent.class)) {
@@ -358,17 +355,10 @@ final class WorkerProcess {
                                     request.tool(), request.params(), call.toolTimeLeft()))));
                 }
             }
-            case WorkerEvent.Result answer when answer.report() == null || answer.report().status() == null -> {
-                // Every report the worker writes has a status: one without is a broken or hostile worker. Its call
-                // stays pending and is answered as lost when the worker's stdout ends.
-                if (!brokenResult) {
-                    brokenResult = true;
-                    log.warn("{}: sent a result for call {} without a status; killing pid {}", name, answer.id(),
-                            process.pid());
-                    endFor(WorkerEndCause.BROKEN_RESULT, "sent a result without a status and was replaced");
-                    kill();
-                }
-            }
+            // Every report the worker writes has a status. The call stays pending, answered when stdout ends.
+            case WorkerEvent.Result answer when answer.report() == null || answer.report().status() == null ->
+                    breach(WorkerEndCause.BROKEN_RESULT, "sent a result for call " + answer.id() + " without a status",
+                            "sent a result without a status and was replaced");
             case WorkerEvent.Result answer -> {
                 if (answer.recycle()) {
                     log.info("{} asked to be replaced after call {}", name, answer.id());
@@ -386,6 +376,20 @@ final class WorkerProcess {
                 }
             }
         }
+    }
+
+    /**
+     * The worker broke the protocol: the first breach ends it (killed, with {@code cause}); its calls are answered
+     * as lost when its stdout ends ({@link #workerDied}). Called only from the thread that reads its events.
+     */
+    private void breach(WorkerEndCause cause, String logged, String ending) {
+        if (protocolBreach != null) {
+            return;
+        }
+        protocolBreach = cause;
+        log.warn("{}: {}; killing pid {}", name, logged, process.pid());
+        endFor(cause, ending);
+        kill();
     }
 
     /** The worker missed a deadline: answer the call here and kill the worker, which cannot be trusted now. */
@@ -443,10 +447,10 @@ final class WorkerProcess {
 
     private RunReport workerDied(PendingCall call, int exitCode) {
         double seconds = call.startedNanos == 0 ? 0 : (System.nanoTime() - call.startedNanos) / 1e9;
-        String message = oversized
+        String message = protocolBreach == WorkerEndCause.OVERSIZED_MESSAGE
                 ? "The sandbox worker running this call sent a message larger than the protocol allows ("
                         + WireCodec.MAX_LINE_BYTES + " bytes) and was replaced; the call's output was lost."
-                : brokenResult
+                : protocolBreach == WorkerEndCause.BROKEN_RESULT
                 ? "The sandbox worker running this call sent a result without a status and was replaced; the call's"
                         + " output was lost."
                 : exitCode == OUT_OF_MEMORY_EXIT

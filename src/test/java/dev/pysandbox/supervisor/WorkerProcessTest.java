@@ -271,30 +271,31 @@ class WorkerProcessTest {
         assertEquals(InMemoryWorker.KILLED, process.exitValue());
     }
 
-    @Test
-    void attackAnInMemoryWorkerLineLargerThanTheProtocolAllowsEndsTheWorkerAndAnswersItsCall() throws Exception {
+    /**
+     * Runs {@code code} on a fresh in-memory worker that breaks the protocol with it: the call is answered as lost,
+     * saying {@code messagePart}, and the worker is killed.
+     */
+    private RunReport lostToABreachOfProtocol(String code, String messagePart) throws Exception {
         InMemoryWorker process = inMemory();
-        WorkerProcess worker = readyWorker(process);
-        RunReport result = answer(call(worker, 1, "flood"));
+        RunReport result = answer(call(readyWorker(process), 1, code));
         assertEquals(Status.EXECUTION_ERROR, result.status());
-        assertTrue(result.errorMessage().contains("larger than the protocol allows (" + WireCodec.MAX_LINE_BYTES),
-                result.errorMessage());
+        assertTrue(result.errorMessage().contains(messagePart), result.errorMessage());
         gone.get(30, TimeUnit.SECONDS);
         assertEquals(InMemoryWorker.KILLED, process.exitValue());
+        return result;
+    }
+
+    @Test
+    void attackAnInMemoryWorkerLineLargerThanTheProtocolAllowsEndsTheWorkerAndAnswersItsCall() throws Exception {
+        lostToABreachOfProtocol("flood", "larger than the protocol allows (" + WireCodec.MAX_LINE_BYTES);
     }
 
     @Test
     void attackAResultWithoutAStatusEndsTheWorkerAndItsCallIsAnsweredAsLost() throws Exception {
-        InMemoryWorker process = inMemory();
-        WorkerProcess worker = readyWorker(process);
-        RunReport result = answer(call(worker, 1, "no-status"));
-        assertEquals(Status.EXECUTION_ERROR, result.status());
+        RunReport result = lostToABreachOfProtocol("no-status", "sent a result without a status");
         assertEquals("", result.stdout(), "nothing of a broken report reaches the caller");
-        assertTrue(result.errorMessage().contains("sent a result without a status"), result.errorMessage());
-        gone.get(30, TimeUnit.SECONDS);
-        assertEquals(InMemoryWorker.KILLED, process.exitValue());
         assertEquals(new WorkerProcess.Ending(WorkerEndCause.BROKEN_RESULT, "sent a result without a status and was"
-                + " replaced"), worker.ending());
+                + " replaced"), gone.get().ending());
     }
 
     @Test
