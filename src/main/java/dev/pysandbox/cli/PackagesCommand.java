@@ -7,6 +7,7 @@ import java.util.List;
 import dev.pysandbox.config.ServerConfig;
 import dev.pysandbox.packages.PackageFolder;
 import dev.pysandbox.packages.PackageInstaller;
+import dev.pysandbox.supervisor.WorkerRuntime;
 import dev.pysandbox.worker.ImportCheck;
 
 /**
@@ -30,7 +31,7 @@ public final class PackagesCommand {
     /** Returns the process exit code: 0 done, 1 refused or failed (the message says why). */
     public int execute(PrintStream out) {
         PackageInstaller installer = new PackageInstaller(new PackageFolder(config.packagesDir()),
-                ImportCheck::failures, out);
+                WorkerRuntime.forInstaller(), ImportCheck::failures, out);
         try {
             switch (input.action()) {
                 case "install" -> installer.install(input.names());

@@ -22,6 +22,7 @@ import dev.pysandbox.execution.Notice;
 import dev.pysandbox.packages.AutoInstaller;
 import dev.pysandbox.packages.PackageFolder;
 import dev.pysandbox.supervisor.Sandbox;
+import dev.pysandbox.supervisor.WorkerRuntime;
 
 /**
  * The server's tools and what keeps them current, whichever transport serves them: {@code execute_code},
@@ -69,7 +70,8 @@ final class ToolSet implements AutoCloseable {
             thread.setDaemon(true);
             return thread;
         });
-        this.autoInstaller = config.autoInstall() ? new AutoInstaller(config.packagesDir(), config.autoInstallTimeout(),
+        this.autoInstaller = config.autoInstall() ? new AutoInstaller(config.packagesDir(), WorkerRuntime.forInstaller(),
+                config.autoInstallTimeout(),
                 notices) : null;
         CodeRunner runner = new CodeRunner(sandbox, config.maxCodeBytes(), config.progressInterval(), timers,
                 autoInstaller == null ? modules -> { } : autoInstaller::request);

@@ -8,7 +8,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayDeque;
-import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Deque;
 import java.util.List;
@@ -41,6 +40,7 @@ public final class AutoInstaller implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(AutoInstaller.class);
 
     private final Path packagesDir;
+    private final InstallerJvm jvm;
     private final Duration limit;
     private final Consumer<Notice> notices;
     private final Set<String> queued = ConcurrentHashMap.newKeySet();
@@ -53,11 +53,13 @@ public final class AutoInstaller implements AutoCloseable {
 
     /**
      * @param packagesDir the server's package folder ({@code packages.dir})
+     * @param jvm         the JVM each install runs in
      * @param limit       how long an install may run before it is stopped ({@code packages.auto-install-timeout-seconds})
      * @param notices     where the client's user hears that a package was installed or could not be
      */
-    public AutoInstaller(Path packagesDir, Duration limit, Consumer<Notice> notices) {
+    public AutoInstaller(Path packagesDir, InstallerJvm jvm, Duration limit, Consumer<Notice> notices) {
         this.packagesDir = packagesDir;
+        this.jvm = jvm;
         this.limit = limit;
         this.notices = notices;
     }
@@ -122,14 +124,9 @@ public final class AutoInstaller implements AutoCloseable {
                 + ". Not tried again for " + RETRY_AFTER.toMinutes() + " minutes."));
     }
 
-    /** The operator's {@code install} command in a JVM of its own, on the server's own Java and class path. */
+    /** The operator's {@code install} command in an installer JVM of its own, on the server's class path. */
     private List<String> command(String distribution) {
-        List<String> command = new ArrayList<>();
-        command.add(ProcessHandle.current().info().command().orElse("java"));
-        command.addAll(InstallerJvm.options());
-        command.addAll(List.of("-cp", System.getProperty("java.class.path"),
-                "dev.pysandbox.Main", "install", "--packages.dir=" + packagesDir, distribution));
-        return command;
+        return jvm.command(List.of(), "dev.pysandbox.Main", List.of("install", "--packages.dir=" + packagesDir, distribution));
     }
 
     private static void readLines(Process process, Deque<String> lastLines) {

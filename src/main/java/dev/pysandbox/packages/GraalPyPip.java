@@ -59,14 +59,16 @@ final class GraalPyPip implements AutoCloseable {
 
     /** Where pip's messages go as they come; the installer's stderr. */
     private final PrintStream messages;
+    private final InstallerJvm jvm;
     /** Each command's end line: unguessable, so nothing pip prints can pass for it. */
     private final String done = "pysandbox-pip-done-" + UUID.randomUUID() + " ";
     private Process child;
     private BufferedReader output;
     private OutputStream commands;
 
-    GraalPyPip(PrintStream messages) {
+    GraalPyPip(PrintStream messages, InstallerJvm jvm) {
         this.messages = messages;
+        this.jvm = jvm;
     }
 
     /**
@@ -101,10 +103,7 @@ final class GraalPyPip implements AutoCloseable {
     }
 
     private void start() throws IOException {
-        List<String> command = new ArrayList<>(List.of(ProcessHandle.current().info().command().orElse("java")));
-        command.addAll(InstallerJvm.options());
-        command.addAll(List.of("-D" + DONE_PROPERTY + "=" + done, "-cp", System.getProperty("java.class.path"),
-                GraalPyPip.class.getName()));
+        List<String> command = jvm.command(List.of("-D" + DONE_PROPERTY + "=" + done), GraalPyPip.class.getName(), List.of());
         ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
         for (String setting : defaults()) {
             int eq = setting.indexOf('=');

@@ -38,16 +38,19 @@ public final class PackageInstaller {
     private static final List<String> NATIVE_SUFFIXES = List.of(".so", ".pyd", ".dylib", ".dll");
 
     private final PackageFolder folder;
+    private final InstallerJvm pipJvm;
     private final BiFunction<Path, Collection<String>, Map<String, String>> importCheck;
     private final PrintStream out;
 
     /**
+     * @param pipJvm      the JVM GraalPy's pip runs in
      * @param importCheck imports modules of a generation in a sandbox context; answers module → error for
      *                    those that fail (the worker's {@code ImportCheck})
      */
-    public PackageInstaller(PackageFolder folder, BiFunction<Path, Collection<String>, Map<String, String>> importCheck,
-            PrintStream out) {
+    public PackageInstaller(PackageFolder folder, InstallerJvm pipJvm,
+            BiFunction<Path, Collection<String>, Map<String, String>> importCheck, PrintStream out) {
         this.folder = folder;
+        this.pipJvm = pipJvm;
         this.importCheck = importCheck;
         this.out = out;
     }
@@ -56,7 +59,7 @@ public final class PackageInstaller {
         change(generation -> {
             out.println("Installing " + String.join(" ", requirements) + " with GraalPy's pip (wheels only)...");
             Path pureWheels = Files.createTempDirectory("pysandbox-pure-wheels");
-            try (GraalPyPip pip = new GraalPyPip(System.err)) {
+            try (GraalPyPip pip = new GraalPyPip(System.err, pipJvm)) {
                 pipInstall(pip, generation, requirements, pureWheels);
             } finally {
                 Trees.delete(pureWheels);

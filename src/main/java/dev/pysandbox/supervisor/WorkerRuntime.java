@@ -14,6 +14,8 @@ import java.util.stream.Stream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import dev.pysandbox.packages.InstallerJvm;
+
 /**
  * The Java a worker runs on, its class path, and the JVM options that go with them.
  *
@@ -95,6 +97,20 @@ public final class WorkerRuntime {
         return new WorkerRuntime(java, options, kind, classPath,
                 "GraalPy with the Graal JIT on " + java + " and the class path in " + dir.resolve(WorkerKind.JIT_LIB)
                         + ", " + cache, false);
+    }
+
+    /**
+     * The JVM the operator's package commands run in (pip, the bytecode compile, the import check): GraalPy
+     * interpreter-only, as the default workers run it, so on their Java and with their AOT cache when the build
+     * prepared them ({@link InstallerJvm}); on the server's own Java otherwise, as such workers would be.
+     */
+    public static InstallerJvm forInstaller() {
+        return forInstaller(WorkerRuntimeBuilder.defaultDirectory(), WorkerLauncher.workerClassPath());
+    }
+
+    static InstallerJvm forInstaller(Path dir, String classPath) {
+        WorkerRuntime runtime = locate(dir, WorkerKind.INTERPRETER, classPath);
+        return new InstallerJvm(runtime.java, runtime.jvmOptions);
     }
 
     /** Adds the AOT cache {@code name} to {@code options} if it fits this class path; says which way it went. */

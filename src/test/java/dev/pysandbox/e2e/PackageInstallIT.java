@@ -113,38 +113,17 @@ class PackageInstallIT {
     }
 
     /**
-     * zoneinfo reads the host's time zone database first (README, "Import profiles"), then the tzdata package:
-     * with the search path emptied, only the package can answer.
+     * The common profile, from real wheels: every package imports and works. Among them tzdata, which zoneinfo
+     * reads after the host's time zone database (README, "Import profiles"): hidden in turn, each shows which
+     * one answers, so the lookup that works with the host's database hidden can only come from the package.
      */
     @Test
-    void zoneinfoFindsItsTimeZonesInTheTzdataPackageWhenTheHostHasNone() throws Exception {
-        // A real wheel, from wherever this machine's pip configuration points; the test cannot build tz data.
-        Outcome install = commandWithTheMachinesPip("install", "tzdata");
-        // The suite needs a pip configuration naming an index that has these wheels (README, "Set-up: two
-        // commands"): no PyPI over the network here, and a skip for its absence would be a check that cannot fail.
-        assertEquals(0, install.exitCode(), install.output());
-        String packageOnly = "import zoneinfo, datetime\nzoneinfo.reset_tzpath([])\n";
-        Map<String, Object> result = server.python(packageOnly + """
-                paris = zoneinfo.ZoneInfo('Europe/Paris')
-                print(datetime.datetime(2026, 7, 1, 12, tzinfo=datetime.timezone.utc).astimezone(paris).isoformat())
-                print(datetime.datetime(2026, 1, 1, 12, tzinfo=paris).utcoffset())
-                """);
-        assertEquals("2026-07-01T14:00:00+02:00\n1:00:00\n", result.get("stdout"), () -> String.valueOf(result));
-
-        assertEquals(0, command("uninstall", "tzdata").exitCode());
-        String lookup = "try:\n    print(zoneinfo.ZoneInfo('Europe/Paris'))\n"
-                + "except zoneinfo.ZoneInfoNotFoundError as e:\n    print('not found')";
-        Map<String, Object> without = server.python(packageOnly + lookup);
-        assertEquals("not found\n", without.get("stdout"), () -> String.valueOf(without));
-        Map<String, Object> host = server.python("import zoneinfo\n" + lookup);
-        assertEquals(TimeZones.hostDatabase().isPresent() ? "Europe/Paris\n" : "not found\n", host.get("stdout"),
-                () -> String.valueOf(host));
-    }
-
-    @Test
     void theCommonProfileInstallsFromRealWheelsAndRuns() throws Exception {
-        // Real wheels, from wherever this machine's pip configuration points. PyYAML and MarkupSafe may come
-        // as CPython wheels only there: the installer then keeps their pure-Python code.
+        // Real wheels, from wherever this machine's pip configuration points; the test cannot build tz data.
+        // The suite needs a pip configuration naming an index that has these wheels (README, "Set-up: two
+        // commands"): no PyPI over the network here, and a skip for its absence would be a check that cannot
+        // fail. PyYAML and MarkupSafe may come as CPython wheels only there: the installer then keeps their
+        // pure-Python code.
         Path packages = SandboxServer.PROJECT_ROOT.resolve("target/it-common-packages");
         PackagesIT.deleteTree(packages);
         Outcome install = run(false, packages, "install", "--profile", "common");
@@ -158,20 +137,30 @@ class PackageInstallIT {
                 print(tabulate.tabulate([[1, 2]], headers=['x', 'y'], tablefmt='plain'))
                 print(parser.parse('2026-11-24T10:00:00') + relativedelta.relativedelta(months=1))
                 print(list(more_itertools.chunked([1, 2, 3], 2)), dict(toolz.frequencies('aab')), pytz.timezone('Europe/Paris'))
+                import sys, zoneinfo, datetime
+                def paris():
+                    try:
+                        return zoneinfo.ZoneInfo.no_cache('Europe/Paris')
+                    except zoneinfo.ZoneInfoNotFoundError:
+                        return 'not found'
+                sys.modules['tzdata'] = None  # the package hidden: only the host's database can answer
+                print('host:', paris())
+                zoneinfo.reset_tzpath([])  # both hidden: nothing can answer
+                print('neither:', paris())
+                del sys.modules['tzdata']  # the package back, the host's database still hidden
+                print(datetime.datetime(2026, 7, 1, 12, tzinfo=datetime.timezone.utc).astimezone(paris()).isoformat())
+                print(datetime.datetime(2026, 1, 1, 12, tzinfo=paris()).utcoffset())
                 """);
         assertEquals(0, run.exitCode(), run.output());
         assertTrue(run.output().contains("{'a': [1, 2]} b: 3 False\\n2\\nHi &lt;b&gt;\\n  x    y\\n  1    2\\n"
                 + "2026-12-24 10:00:00\\n[[1, 2], [3]] {'a': 2, 'b': 1} Europe/Paris\\n"), run.output());
+        assertTrue(run.output().contains("host: " + (TimeZones.hostDatabase().isPresent() ? "Europe/Paris" : "not found")
+                + "\\nneither: not found\\n2026-07-01T14:00:00+02:00\\n1:00:00\\n"), run.output());
     }
 
     /** Runs the launcher with a pip that sees only the test's wheel folder. */
     private static Outcome command(String... args) throws IOException, InterruptedException {
         return run(true, args);
-    }
-
-    /** Runs the launcher with pip configured as on this machine (its PIP_* settings and pip.conf). */
-    private static Outcome commandWithTheMachinesPip(String... args) throws IOException, InterruptedException {
-        return run(false, args);
     }
 
     private static Outcome run(boolean testWheelsOnly, String... args) throws IOException, InterruptedException {

@@ -11,6 +11,7 @@ import java.nio.file.attribute.PosixFilePermissions;
 
 import org.junit.jupiter.api.Test;
 import dev.pysandbox.config.ServerConfig;
+import dev.pysandbox.packages.InstallerJvm;
 import org.junit.jupiter.api.io.TempDir;
 
 /** Which Java and options a worker gets, for each state of the prepared worker-runtime folder. */
@@ -37,6 +38,22 @@ class WorkerRuntimeTest {
         assertTrue(runtime.fallback());
         assertEquals(Path.of(System.getProperty("java.home"), "bin", "java"), runtime.java());
         assertEquals(java.util.List.of(), runtime.jvmOptions());
+    }
+
+    @Test
+    void theInstallerRunsOnTheInterpreterOnlyWorkersJavaWithTheirAotCache() throws IOException {
+        prepare(true);
+        InstallerJvm installer = WorkerRuntime.forInstaller(dir, "/app.jar");
+        assertEquals(dir.resolve("jdk/bin/java"), installer.java());
+        assertEquals(java.util.List.of("-Dtruffle.UseFallbackRuntime=true",
+                "-XX:AOTCache=" + dir.resolve("worker-interpreter.aot")), installer.runtimeOptions());
+    }
+
+    @Test
+    void withoutAPreparedRuntimeTheInstallerRunsOnTheServersOwnJavaWithoutACache() {
+        InstallerJvm installer = WorkerRuntime.forInstaller(dir, "/app.jar");
+        assertEquals(Path.of(System.getProperty("java.home"), "bin", "java"), installer.java());
+        assertEquals(java.util.List.of(), installer.runtimeOptions());
     }
 
     @Test
