@@ -71,8 +71,7 @@ final class ToolSet implements AutoCloseable {
             return thread;
         });
         this.autoInstaller = config.autoInstall() ? new AutoInstaller(config.packagesDir(), WorkerRuntime.forInstaller(),
-                config.autoInstallTimeout(),
-                notices) : null;
+                config.autoInstallTimeout(), notices) : null;
         CodeRunner runner = new CodeRunner(sandbox, config.maxCodeBytes(), config.progressInterval(), timers,
                 autoInstaller == null ? modules -> { } : autoInstaller::request);
         this.executeCode = new ExecuteCodeTool(runner, config, codeMode);
