@@ -27,15 +27,15 @@ import java.util.List;
  * @param java           the Java to start
  * @param runtimeOptions what goes with that Java (the interpreter-only workers' AOT cache), before the
  *                       installer's own options
+ * @param classPath      the class path, as the AOT cache's fit was checked against it
  */
-public record InstallerJvm(Path java, List<String> runtimeOptions) {
+public record InstallerJvm(Path java, List<String> runtimeOptions, String classPath) {
     public InstallerJvm {
         runtimeOptions = List.copyOf(runtimeOptions);
     }
 
     /**
-     * The command that runs {@code mainClass} in such a JVM, on this JVM's class path (which the workers'
-     * AOT cache was trained on).
+     * The command that runs {@code mainClass} in such a JVM.
      *
      * @param properties system properties for that JVM ({@code -DNAME=VALUE})
      */
@@ -51,7 +51,7 @@ public record InstallerJvm(Path java, List<String> runtimeOptions) {
             command.add("--sun-misc-unsafe-memory-access=allow");
         }
         command.addAll(properties);
-        command.addAll(List.of("-cp", System.getProperty("java.class.path"), mainClass));
+        command.addAll(List.of("-cp", classPath, mainClass));
         command.addAll(args);
         return command;
     }

@@ -110,7 +110,7 @@ public final class WorkerRuntime {
 
     static InstallerJvm forInstaller(Path dir, String classPath) {
         WorkerRuntime runtime = locate(dir, WorkerKind.INTERPRETER, classPath);
-        return new InstallerJvm(runtime.java, runtime.jvmOptions);
+        return new InstallerJvm(runtime.java, runtime.jvmOptions, runtime.classPath);
     }
 
     /** Adds the AOT cache {@code name} to {@code options} if it fits this class path; says which way it went. */

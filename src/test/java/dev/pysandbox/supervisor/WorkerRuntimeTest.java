@@ -47,6 +47,7 @@ class WorkerRuntimeTest {
         assertEquals(dir.resolve("jdk/bin/java"), installer.java());
         assertEquals(java.util.List.of("-Dtruffle.UseFallbackRuntime=true",
                 "-XX:AOTCache=" + dir.resolve("worker-interpreter.aot")), installer.runtimeOptions());
+        assertEquals("/app.jar", installer.classPath(), "the class path the cache was checked against");
     }
 
     @Test
@@ -54,6 +55,7 @@ class WorkerRuntimeTest {
         InstallerJvm installer = WorkerRuntime.forInstaller(dir, "/app.jar");
         assertEquals(Path.of(System.getProperty("java.home"), "bin", "java"), installer.java());
         assertEquals(java.util.List.of(), installer.runtimeOptions());
+        assertEquals("/app.jar", installer.classPath());
     }
 
     @Test
