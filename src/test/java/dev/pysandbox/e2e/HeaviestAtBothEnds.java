@@ -21,7 +21,7 @@ import org.junit.jupiter.api.ClassOrdererContext;
  * order, and ran its final half-minute alone. Seconds are each class's time in that run (2026-11-28); only their
  * order matters. In the first run in this order (e7c9b10) the last two classes to end were short ones, a second
  * apart; the end-to-end phase as a whole took 1,066 s against 1,005-1,103 s in the four runs before, within what
- * the shared machine varies by (BENCHMARKS.md has no timing of it; README quotes the suite's).
+ * the shared machine varies by.
  */
 public final class HeaviestAtBothEnds implements ClassOrderer {
     static final Map<String, Integer> SECONDS = Map.ofEntries(
