@@ -24,7 +24,7 @@ import org.junit.jupiter.api.ClassOrdererContext;
  * the shared machine varies by.
  */
 public final class HeaviestAtBothEnds implements ClassOrderer {
-    static final Map<String, Integer> SECONDS = Map.ofEntries(
+    private static final Map<String, Integer> SECONDS = Map.ofEntries(
             Map.entry("SoakIT", 215), Map.entry("PackageInstallIT", 171), Map.entry("ReleaseIT", 140),
             Map.entry("AttackSuiteIT", 140), Map.entry("ScaleOutIT", 114), Map.entry("RecyclingIT", 108),
             Map.entry("HttpTransportIT", 107), Map.entry("SessionsIT", 106), Map.entry("CodeModeIT", 90),

@@ -48,13 +48,13 @@ import org.junit.jupiter.api.TestMethodOrder;
  * out, against 5). The JVM reclaims unclosed contexts in time, so the heap alone did not catch it dependably: the
  * heap after a full collection of such a worker rose and fell (208 -> 104 MB in one run), and five of seven runs
  * with the close left out passed the heap check: at this size, at 100 calls after 200 filling calls, and at the
- * earlier size of 200 after 200 (2026-11-28). On workers preloading the shipped modules its calls timed out in the warm-up after
- * about 260 calls. The heap check has not been shown to catch the compiled-roots leak either (a run without
- * CodeRootCache, 2026-11-27, held at 92 -> 88 and 92 -> 91 MB):
- * SessionsIT, whose sessions are evicted round after round, is the test shown to catch that one. {@code bin/soak}
- * runs the long soak, 10,000 mixed calls, on the shipped configuration ({@code -Dsoak.calls},
- * {@code -Dsoak.new-text-calls} and {@code -Dsoak.hostile-percent} tune it). This class also is the suite's load
- * test: it replaced one of 500 benign calls, which proved a subset of the same rules.
+ * earlier size of 200 after 200 (2026-11-28). On workers preloading the shipped modules its calls timed out in the
+ * warm-up after about 260 calls. The heap check has not been shown to catch the compiled-roots leak either (a run
+ * without CodeRootCache, 2026-11-27, held at 92 -> 88 and 92 -> 91 MB): SessionsIT, whose sessions are evicted
+ * round after round, is the test shown to catch that one. {@code bin/soak} runs the long soak, 10,000 mixed calls,
+ * on the shipped configuration ({@code -Dsoak.calls}, {@code -Dsoak.new-text-calls} and
+ * {@code -Dsoak.hostile-percent} tune it). This class also is the suite's load test: it replaced one of 500 benign
+ * calls, which proved a subset of the same rules.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class SoakIT {
@@ -331,7 +331,7 @@ class SoakIT {
         return live;
     }
 
-    static long contextInstances(String histogram) {
+    private static long contextInstances(String histogram) {
         Matcher row = Pattern.compile("(?m)^\\s*\\d+:\\s+(\\d+)\\s+\\d+\\s+com\\.oracle\\.truffle\\.polyglot\\.PolyglotContextImpl\\s*$")
                 .matcher(histogram);
         assertTrue(row.find(), "no Python contexts at all (a worker always has its ready ones) in: " + histogram);
