@@ -40,12 +40,38 @@ import dev.pysandbox.wire.WireCodec;
  * not to; the patches it bundles are used instead unless {@code PIP_GRAALPY_PATCHES_URL} says otherwise.
  */
 final class GraalPyPip implements AutoCloseable {
+    /**
+     * pip's wheel, unpacked once beside itself in the installer's GraalPy home, with bytecode files written as pip
+     * imports its modules: imported from the wheel, pip's source was compiled again at every start of a pip JVM.
+     * Measured on the 2-core machine, idle, on the workers' Java and AOT cache (2026-11-28): importing pip took
+     * 7.1-7.4 s from the wheel and 3.6-4.4 s from the folder's bytecode files, and a JVM that installed one wheel
+     * used 16-17 core-seconds instead of 10-13 (BENCHMARKS.md, "Installing packages"). The folder is made under
+     * another name and renamed into place, so an installer running at the same time sees it whole or not at
+     * all; where the home cannot be written, pip runs from the wheel as before. That home is the pip JVM's own
+     * (GraalPy's default resource cache), never the workers' cache, which their code may write to.
+     */
     private static final String RUN_PIP = """
             def run_pip(args):
-                import os, sys, glob, ensurepip
+                import os, sys, glob, ensurepip, shutil, tempfile, zipfile
                 wheel = glob.glob(os.path.join(os.path.dirname(ensurepip.__file__), '_bundled', 'pip-*.whl'))[0]
-                if wheel not in sys.path:
-                    sys.path.insert(0, wheel)
+                folder = wheel[:-len('.whl')]
+                if not os.path.isdir(folder):
+                    try:
+                        unpacking = tempfile.mkdtemp(prefix='.unpacking-', dir=os.path.dirname(wheel))
+                        zipfile.ZipFile(wheel).extractall(unpacking)
+                        try:
+                            os.rename(unpacking, folder)
+                        except OSError:  # another installer's folder is in place: use that one
+                            shutil.rmtree(unpacking, ignore_errors=True)
+                    except OSError:
+                        pass
+                if os.path.isdir(folder):
+                    sys.dont_write_bytecode = False
+                    source = folder
+                else:
+                    source = wheel
+                if source not in sys.path:
+                    sys.path.insert(0, source)
                 from pip._internal.cli.main import main
                 try:
                     return main(list(args)) or 0

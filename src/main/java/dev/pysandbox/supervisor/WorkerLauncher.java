@@ -160,9 +160,16 @@ public final class WorkerLauncher implements WorkerStarter {
         return longCallRuntime != null;
     }
 
-    /** The worker's java command line, without the OS layer; the AOT training run uses it too. */
-    List<String> javaCommand(WorkerRuntime runtime, String workerName) {
-        return javaCommand(runtime, settings, workerName);
+    /**
+     * The java command line of an AOT training run on {@code runtime}: a worker's, without the OS layer. The JIT
+     * runtime trains as its long-call workers run, without warming itself, since they are its workers by default
+     * (worker.jit=off); a cache also serves workers started with other system properties. With the warm-up's runs
+     * the JIT cache's training took 143-147 core-seconds instead of 123-131, for 1 MB more cache
+     * (BENCHMARKS.md, "Release").
+     */
+    List<String> trainingCommand(WorkerRuntime runtime) {
+        WorkerSettings training = runtime.kind() == WorkerKind.JIT ? settings.withoutWarmUp() : settings;
+        return javaCommand(runtime, training, "aot-training");
     }
 
     private List<String> javaCommand(WorkerRuntime runtime, WorkerSettings settings, String workerName) {

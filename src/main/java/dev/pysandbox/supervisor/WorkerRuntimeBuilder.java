@@ -146,7 +146,7 @@ public final class WorkerRuntimeBuilder {
             return false;
         }
         String classPath = runtime.classPath();
-        List<String> command = new ArrayList<>(launcher.javaCommand(runtime, "aot-training"));
+        List<String> command = new ArrayList<>(launcher.trainingCommand(runtime));
         command.removeIf(option -> option.startsWith("-XX:AOTCache=")); // the old cache, if any, is not an input
         String trainingCommand = String.join(" ", command);
         List<Path> inputs = new ArrayList<>(WorkerRuntime.jars(dir.resolve(WorkerRuntime.COMPILER_DIR)));

@@ -8,10 +8,14 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.util.List;
 
 import org.junit.jupiter.api.Test;
 import dev.pysandbox.config.ServerConfig;
+import dev.pysandbox.files.FileLimits;
 import dev.pysandbox.packages.InstallerJvm;
+import dev.pysandbox.worker.ImportPolicy;
+import dev.pysandbox.worker.WorkerSettings;
 import org.junit.jupiter.api.io.TempDir;
 
 /** Which Java and options a worker gets, for each state of the prepared worker-runtime folder. */
@@ -158,6 +162,20 @@ class WorkerRuntimeTest {
         assertEquals("512m", WorkerKind.INTERPRETER.heap("512m"));
         assertEquals((512 + ServerConfig.JIT_HEADROOM_MB) + "m", WorkerKind.JIT.heap("512m"));
         assertEquals((2048 + ServerConfig.JIT_HEADROOM_MB) + "m", WorkerKind.JIT.heap("2g"));
+    }
+
+    @Test
+    void theJitCacheTrainsAsTheLongCallWorkersRunWithoutWarmingUp() throws IOException {
+        prepare(true);
+        WorkerSettings settings = new WorkerSettings(1024, 4096, 2, 100, ImportPolicy.standard(), false, List.of(), "",
+                FileLimits.DEFAULT, List.of(), 200);
+        WorkerLauncher launcher = new WorkerLauncher("256m", dir.resolve("cache"), List.of(), settings, "off", 0, "off",
+                List.of());
+        assertTrue(launcher.trainingCommand(WorkerRuntime.locate(dir, WorkerKind.INTERPRETER, "/app.jar"))
+                .contains("-Dpysandbox.worker.warmUpRuns=200"), "interpreter-only workers warm themselves as configured");
+        List<String> jit = launcher.trainingCommand(WorkerRuntime.locate(dir, WorkerKind.JIT, "/app.jar"));
+        assertTrue(jit.contains("-Dpysandbox.worker.warmUpRuns=0"), jit::toString);
+        assertTrue(String.join(" ", jit).contains("-XX:+EnableJVMCI"), "and otherwise on the JIT runtime: " + jit);
     }
 
     /** A prepared folder whose AOT caches were trained on the class paths used here, or on others. */
