@@ -94,8 +94,10 @@ public final class ServerCacheTraining {
         Path log = cacheFile.resolveSibling("server-aot-training.log");
         // Without the OS layer: on Linux the server does not start where bubblewrap cannot run, and a build may run
         // where it cannot (a container build, deploy/docker/Dockerfile); the training session runs only our code.
+        // Nor the worker's warm-up and preloads: they load no class of the server's, and only took the cores the
+        // training needed (BENCHMARKS.md, "Release").
         ProcessBuilder builder = new ProcessBuilder(launcher.toString(), "--workers=1", "--worker.jit-workers=0",
-                "--worker.os-sandbox=off").redirectError(log.toFile());
+                "--worker.os-sandbox=off", "--worker.warm-up-runs=0", "--worker.preload=").redirectError(log.toFile());
         builder.environment().put(OUTPUT_VARIABLE, cacheFile.toString());
         builder.environment().put("JAVA_HOME", System.getProperty("java.home"));
         Process server = builder.start();
