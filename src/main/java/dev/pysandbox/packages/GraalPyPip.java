@@ -44,8 +44,8 @@ final class GraalPyPip implements AutoCloseable {
      * pip's wheel, unpacked once beside itself in the installer's GraalPy home, with bytecode files written as pip
      * imports its modules: imported from the wheel, pip's source was compiled again at every start of a pip JVM.
      * Measured on the 2-core machine, idle, on the workers' Java and AOT cache (2026-11-28): importing pip took
-     * 7.1-7.4 s from the wheel and 3.6-4.4 s from the folder's bytecode files, and a JVM that installed one wheel
-     * used 16-17 core-seconds instead of 10-13 (BENCHMARKS.md, "Installing packages"). The folder is made under
+     * 7.1-7.4 s from the wheel and 3.6-4.4 s from the folder's bytecode files, and this class's JVM installing one
+     * wheel used 15-19 core-seconds instead of 18-20 (BENCHMARKS.md, "Installing packages"). The folder is made under
      * another name and renamed into place, so an installer running at the same time sees it whole or not at
      * all; where the home cannot be written, pip runs from the wheel as before. That home is the pip JVM's own
      * (GraalPy's default resource cache), never the workers' cache, which their code may write to.
