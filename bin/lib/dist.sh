@@ -102,21 +102,23 @@ pom_licences() { # POM: its licences' names, separated by "; ", or "parent GROUP
     END { print names ? names : (artifact ? "parent " group " " artifact " " version : "") }' "$1"
 }
 declare -A LICENCES_OF=()
-licences_of() { # POM: sets LICENCES to the licences it or its nearest parent names; jars share parents
+licences_of() { # POM: sets LICENCES to the licences it or its nearest parent names; each POM is read once
   local pom=$1 found kind group artifact version
-  if [ -z "${LICENCES_OF[$1]+known}" ]; then
-    LICENCES_OF[$1]="not named in its POM: see the licence files inside the jar"
-    while [ -f "$pom" ]; do
+  if [ -z "${LICENCES_OF[$pom]+known}" ]; then
+    LICENCES="not named in its POM: see the licence files inside the jar"
+    LICENCES_OF[$pom]=$LICENCES # so that a POM that is its own ancestor ends the walk
+    if [ -f "$pom" ]; then
       found=$(pom_licences "$pom")
       read -r kind group artifact version <<< "$found"
-      if [ "$kind" != parent ]; then
-        [ -n "$found" ] && LICENCES_OF[$1]=$found
-        break
+      if [ "$kind" = parent ]; then
+        licences_of "$MAVEN_LOCAL/${group//.//}/$artifact/$version/$artifact-$version.pom"
+      elif [ -n "$found" ]; then
+        LICENCES=$found
       fi
-      pom="$MAVEN_LOCAL/${group//.//}/$artifact/$version/$artifact-$version.pom"
-    done
+    fi
+    LICENCES_OF[$pom]=$LICENCES
   fi
-  LICENCES=${LICENCES_OF[$1]}
+  LICENCES=${LICENCES_OF[$pom]}
 }
 {
   echo "python-sandbox-mcp $VERSION is under the Apache License 2.0 (LICENSE). It bundles these components."
