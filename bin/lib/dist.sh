@@ -135,6 +135,8 @@ licences_of() { # POM: sets LICENCES to the licences it or its nearest parent na
   done
   echo
   printf '%s\t%s\n' "lib/worker-runtime/jdk" "$(sed -n 's/^IMPLEMENTOR="\(.*\)"/\1/p' "$RUNTIME/release") $(sed -n 's/^JAVA_RUNTIME_VERSION="\(.*\)"/\1/p' "$RUNTIME/release"): GNU General Public License, version 2, with the Classpath Exception"
+  # Charts draw text in DejaVu Sans, unpacked into our own jar from jasperreports-fonts (pom.xml, unpack-chart-fonts).
+  printf '%s\t%s\n' "lib/python-sandbox-mcp.jar: dev/pysandbox/charts/fonts/DejaVuSans*.ttf" "DejaVu fonts 2.37: Bitstream Vera Fonts licence and Arev Fonts licence, DejaVu changes in the public domain (the text is beside them, dev/pysandbox/charts/fonts/LICENSE)"
   echo
   sed -e 's#^#lib/bwrap/#' -e 's#; copyright/#; lib/bwrap/copyright/#' "$TARGET/bwrap/THIRD-PARTY"
 } > "$STAGE/THIRD-PARTY.txt"

@@ -42,6 +42,21 @@ public record AnswerBudget(int streamChars, int resultChars, int fileBytes) {
      * connection is lost for every later call); the settings may not allow an answer larger than this.
      */
     public static final long CLIENT_MESSAGE_BYTES = 10L * 1024 * 1024;
+    /**
+     * Figures an answer carries as images (charts), the bytes of each, and of all together: enough for a dashboard
+     * of charts, each a PNG of 20 to 100 KB at matplotlib's 100 dpi (BENCHMARKS.md, "Charts"). A larger figure is
+     * drawn again at a lower dpi to fit; beyond the count or the total, figures are counted in
+     * {@code images_omitted}.
+     */
+    public static final int IMAGES = 8;
+    public static final int IMAGE_BYTES = 1024 * 1024;
+    public static final int IMAGES_BYTES = 2 * 1024 * 1024;
+    /** An image's name as listed: the file name its code saved it under. */
+    public static final int IMAGE_NAME_CHARS = 200;
+    /** The only type of image an answer carries, and how its base64 begins (the PNG signature). */
+    static final String IMAGE_TYPE = "image/png";
+    static final String PNG_BASE64_START = "iVBORw0KGgo";
+
     /** A result whose JSON is at most this large is repeated whole in the answer's text block. */
     public static final int TEXT_IN_FULL_BYTES = 128 * 1024;
 
@@ -72,8 +87,38 @@ public record AnswerBudget(int streamChars, int resultChars, int fileBytes) {
                 was.result() || result.cut(), was.errorMessage() || message.cut(), was.files() || files.cut());
         double seconds = Double.isFinite(r.executionTime()) ? Math.max(0, r.executionTime()) : 0;
         int omitted = (int) Math.min(Integer.MAX_VALUE, Math.max(0L, r.filesOmitted()) + files.omitted());
+        List<ChartImage> images = images(r.images());
+        int imagesOmitted = (int) Math.min(Integer.MAX_VALUE, Math.max(0L, r.imagesOmitted())
+                + r.images().size() - images.size());
         return new RunReport(r.status(), stdout.text(), stderr.text(), r.exitCode(), seconds, message.text(),
-                result.value(), truncated, files.files(), omitted, missing);
+                result.value(), truncated, files.files(), omitted, missing, images, imagesOmitted);
+    }
+
+    /**
+     * The images an answer may carry: PNGs only (a worker is not trusted, and a client shows an image block as the
+     * type it names), the first {@link #IMAGES}, each within {@link #IMAGE_BYTES} and all within
+     * {@link #IMAGES_BYTES}; the others are left out, and counted by the caller.
+     */
+    static List<ChartImage> images(List<ChartImage> images) {
+        List<ChartImage> kept = new ArrayList<>();
+        long room = base64Length(IMAGES_BYTES);
+        for (ChartImage image : images) {
+            String data = image.base64();
+            if (kept.size() == IMAGES || !IMAGE_TYPE.equals(image.mimeType()) || data == null
+                    || !data.startsWith(PNG_BASE64_START) || data.length() > base64Length(IMAGE_BYTES)
+                    || data.length() > room) {
+                continue;
+            }
+            room -= data.length();
+            String name = image.name() == null ? "figure.png" : head(image.name(), IMAGE_NAME_CHARS).text();
+            kept.add(new ChartImage(name, IMAGE_TYPE, Math.max(0, image.width()), Math.max(0, image.height()),
+                    Math.max(0, image.size()), data));
+        }
+        return kept;
+    }
+
+    private static long base64Length(long bytes) {
+        return (bytes + 2) / 3 * 4;
     }
 
     /** The tool calls an answer lists: the first {@link #TOOL_CALLS}, each name cut to {@link #TOOL_NAME_CHARS}. */
@@ -155,7 +200,9 @@ public record AnswerBudget(int streamChars, int resultChars, int fileBytes) {
                 7 * streams + 3L * resultChars + toolCalls + installing + 2L * FILE_LISTING_BYTES + fixed);
         // Each resource repeats its path in a URI and names a MIME type: 160 bytes an entry is ample.
         long resources = fileBytes + FILE_LISTING_BYTES + entries * 160;
-        return structured + text + resources + fixed;
+        // Images: their bytes once, in image blocks; their listing in the structured content and the text.
+        long images = base64Length(IMAGES_BYTES) + IMAGES * (64 + 3L * (7L * IMAGE_NAME_CHARS + 160));
+        return structured + text + resources + images + fixed;
     }
 
     private record Cut(String text, boolean cut) {

@@ -2,6 +2,7 @@ package dev.pysandbox.execution;
 
 import java.util.List;
 
+import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 
@@ -34,6 +35,9 @@ import com.fasterxml.jackson.annotation.JsonProperty;
  *                      one ran. Null, and left out, when nothing was rebuilt
  * @param sessionEnded  for a call naming a session that has ended: why ({@link SessionEnding}); its message says
  *                      more. Null, and left out, otherwise
+ * @param images        the figures the code drew (charts), carried as image blocks; the JSON lists them without their
+ *                      bytes ({@link #imageListings}), left out when there are none
+ * @param imagesOmitted figures drawn that {@code images} leaves out (see {@link AnswerBudget}); left out when 0
  */
 @JsonInclude(JsonInclude.Include.ALWAYS)
 public record ExecutionResult(
@@ -52,7 +56,9 @@ public record ExecutionResult(
         @JsonProperty("tool_calls_omitted") @JsonInclude(JsonInclude.Include.NON_DEFAULT) int toolCallsOmitted,
         @JsonProperty("session_new") @JsonInclude(JsonInclude.Include.NON_NULL) Boolean sessionNew,
         @JsonProperty("session_rebuilt") @JsonInclude(JsonInclude.Include.NON_NULL) Integer sessionRebuilt,
-        @JsonProperty("session_ended") @JsonInclude(JsonInclude.Include.NON_NULL) SessionEnding sessionEnded) {
+        @JsonProperty("session_ended") @JsonInclude(JsonInclude.Include.NON_NULL) SessionEnding sessionEnded,
+        @JsonIgnore List<ChartImage> images,
+        @JsonProperty("images_omitted") @JsonInclude(JsonInclude.Include.NON_DEFAULT) int imagesOmitted) {
 
     public ExecutionResult {
         stdout = stdout == null ? "" : stdout;
@@ -61,6 +67,23 @@ public record ExecutionResult(
         files = files == null ? List.of() : List.copyOf(files);
         installing = installing == null ? List.of() : List.copyOf(installing);
         toolCalls = toolCalls == null ? List.of() : List.copyOf(toolCalls);
+        images = images == null ? List.of() : List.copyOf(images);
+    }
+
+    /** An answer without images. */
+    public ExecutionResult(Status status, String stdout, String stderr, int exitCode, double executionTime,
+            String errorMessage, Object result, Truncation truncated, List<OutputFile> files, int filesOmitted,
+            List<String> installing, List<ToolCall> toolCalls, int toolCallsOmitted, Boolean sessionNew,
+            Integer sessionRebuilt, SessionEnding sessionEnded) {
+        this(status, stdout, stderr, exitCode, executionTime, errorMessage, result, truncated, files, filesOmitted,
+                installing, toolCalls, toolCallsOmitted, sessionNew, sessionRebuilt, sessionEnded, List.of(), 0);
+    }
+
+    /** The images as the JSON lists them: name, type, size, without their bytes (those are in image blocks). */
+    @JsonProperty("images")
+    @JsonInclude(JsonInclude.Include.NON_EMPTY)
+    public List<ChartImage.ImageListing> imageListings() {
+        return images.stream().map(ChartImage::listing).toList();
     }
 
     /**
@@ -95,7 +118,8 @@ public record ExecutionResult(
         List<OutputFile> listed = files.stream()
                 .map(file -> new OutputFile(file.path(), file.size(), null, null, file.truncated())).toList();
         return new ExecutionResult(status, stdout, stderr, exitCode, executionTime, errorMessage, result, truncated,
-                listed, filesOmitted, installing, toolCalls, toolCallsOmitted, sessionNew, sessionRebuilt, sessionEnded);
+                listed, filesOmitted, installing, toolCalls, toolCallsOmitted, sessionNew, sessionRebuilt, sessionEnded,
+                images, imagesOmitted);
     }
 
     /**
@@ -144,7 +168,8 @@ public record ExecutionResult(
             return new ExecutionResult(report.status(), report.stdout(), report.stderr(), report.exitCode(),
                     report.executionTime(), report.errorMessage(), report.result(), report.truncated(), report.files(),
                     report.filesOmitted(), AnswerBudget.listedModules(installing), listed,
-                    toolCallsOmitted + toolCalls.size() - listed.size(), sessionNew, sessionRebuilt, null);
+                    toolCallsOmitted + toolCalls.size() - listed.size(), sessionNew, sessionRebuilt, null,
+                    report.images(), report.imagesOmitted());
         }
     }
 }

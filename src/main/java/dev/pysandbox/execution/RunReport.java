@@ -27,6 +27,8 @@ import com.fasterxml.jackson.annotation.JsonProperty;
  * @param missingModules modules the code imported that are not installed, among those the worker was told the server
  *                       installs on request ({@code packages.auto-install}); the supervisor names in the answer's
  *                       {@code installing} those it does install
+ * @param images         the figures the code drew, as PNGs (charts); empty for none
+ * @param imagesOmitted  figures it drew that {@code images} leaves out (see {@link AnswerBudget})
  */
 @JsonIgnoreProperties(ignoreUnknown = true)
 @JsonInclude(JsonInclude.Include.ALWAYS)
@@ -41,7 +43,9 @@ public record RunReport(
         @JsonProperty("truncated") Truncation truncated,
         @JsonProperty("files") List<OutputFile> files,
         @JsonProperty("files_omitted") @JsonInclude(JsonInclude.Include.NON_DEFAULT) int filesOmitted,
-        @JsonProperty("missing_modules") @JsonInclude(JsonInclude.Include.NON_EMPTY) List<String> missingModules) {
+        @JsonProperty("missing_modules") @JsonInclude(JsonInclude.Include.NON_EMPTY) List<String> missingModules,
+        @JsonProperty("images") @JsonInclude(JsonInclude.Include.NON_EMPTY) List<ChartImage> images,
+        @JsonProperty("images_omitted") @JsonInclude(JsonInclude.Include.NON_DEFAULT) int imagesOmitted) {
 
     /**
      * What a caller reads when its code hit the worker's heap cap, whether the worker caught the
@@ -56,6 +60,15 @@ public record RunReport(
         truncated = truncated == null ? Truncation.NONE : truncated;
         files = files == null ? List.of() : List.copyOf(files);
         missingModules = missingModules == null ? List.of() : List.copyOf(missingModules);
+        images = images == null ? List.of() : List.copyOf(images);
+    }
+
+    /** A report without images. */
+    public RunReport(Status status, String stdout, String stderr, int exitCode, double executionTime,
+            String errorMessage, Object result, Truncation truncated, List<OutputFile> files, int filesOmitted,
+            List<String> missingModules) {
+        this(status, stdout, stderr, exitCode, executionTime, errorMessage, result, truncated, files, filesOmitted,
+                missingModules, List.of(), 0);
     }
 
     /** A report without files out or missing modules. */
@@ -69,7 +82,13 @@ public record RunReport(
         boolean cut = omitted > 0 || written.stream().anyMatch(OutputFile::truncated);
         return new RunReport(status, stdout, stderr, exitCode, executionTime, errorMessage, result,
                 new Truncation(truncated.stdout(), truncated.stderr(), truncated.result(), truncated.errorMessage(),
-                        cut), written, omitted, missingModules);
+                        cut), written, omitted, missingModules, images, imagesOmitted);
+    }
+
+    /** This report with the figures the call drew, and how many more it drew than {@code drawn} lists. */
+    public RunReport withImages(List<ChartImage> drawn, int omitted) {
+        return new RunReport(status, stdout, stderr, exitCode, executionTime, errorMessage, result, truncated, files,
+                filesOmitted, missingModules, drawn, omitted);
     }
 
     /**
@@ -82,7 +101,7 @@ public record RunReport(
                 ? errorMessage.replace(timedOutAfter(movedLimit), timedOutAfter(timeout))
                 : errorMessage;
         return new RunReport(status, stdout, stderr, exitCode, executionTime + secondsBefore, message, result,
-                truncated, files, filesOmitted, missingModules);
+                truncated, files, filesOmitted, missingModules, images, imagesOmitted);
     }
 
     /** How a timeout is told: "Execution timed out after 5 seconds" (2.5 for a limit of 2,500 ms). */

@@ -32,6 +32,7 @@ import org.graalvm.polyglot.io.FileSystem;
  *   <li>{@link ScratchSpace#HOME} (the working directory) and {@link ScratchSpace#TMP}: the call's own
  *       scratch files, in memory, capped;</li>
  *   <li>{@link #PACKAGES}: the operator's installed packages, read-only, when there are any;</li>
+ *   <li>{@link #LIBRARY}: the sandbox's own Python packages (its {@code matplotlib}), read-only;</li>
  *   <li>for a {@code run_python} call that asked for it, the script's working directory, read-only, in
  *       place of the scratch working directory.</li>
  * </ul>
@@ -45,6 +46,11 @@ import org.graalvm.polyglot.io.FileSystem;
  * tests: {@code SandboxFileSystemTest}, {@code ReadOnlyFolderTest}, {@code ScratchFilesIT}, the attack suite.
  */
 public final class SandboxFileSystem implements FileSystem {
+    /**
+     * Where guests find the sandbox's own Python packages (its {@code matplotlib}, drawn by the worker); on
+     * {@code sys.path} after the standard library and before the installed packages.
+     */
+    public static final Path LIBRARY = Path.of("/usr/lib/python-sandbox");
     /** Where guests find the installed packages; on {@code sys.path} after the standard library. */
     public static final Path PACKAGES = Path.of("/site-packages");
     /**
@@ -58,6 +64,7 @@ public final class SandboxFileSystem implements FileSystem {
     private final ReadOnlyFolder languageHome;
     private final ScratchSpace scratch;
     private final ReadOnlyFolder packages;
+    private final ReadOnlyFolder library;
     private final ReadOnlyFolder timeZones;
     private ReadOnlyFolder runDirectory;
     private Path workingDirectory = ScratchSpace.HOME;
@@ -70,8 +77,15 @@ public final class SandboxFileSystem implements FileSystem {
      */
     public SandboxFileSystem(ReadOnlyFolder languageHome, ScratchSpace scratch, ReadOnlyFolder packages,
             ReadOnlyFolder timeZones) {
+        this(languageHome, scratch, packages, timeZones, null);
+    }
+
+    /** @param library the sandbox's own packages to show at {@link #LIBRARY}, or null for none */
+    public SandboxFileSystem(ReadOnlyFolder languageHome, ScratchSpace scratch, ReadOnlyFolder packages,
+            ReadOnlyFolder timeZones, ReadOnlyFolder library) {
         this.languageHome = languageHome;
         this.scratch = scratch;
+        this.library = library;
         this.packages = packages;
         this.timeZones = timeZones;
     }
@@ -267,6 +281,9 @@ public final class SandboxFileSystem implements FileSystem {
         }
         if (packages != null && guest.startsWith(PACKAGES)) {
             return packages;
+        }
+        if (library != null && guest.startsWith(LIBRARY)) {
+            return library;
         }
         if (timeZones != null && guest.startsWith(TIME_ZONES)) {
             return timeZones;

@@ -11,6 +11,7 @@ import java.util.TreeSet;
 import io.modelcontextprotocol.json.McpJsonMapper;
 import io.modelcontextprotocol.spec.McpSchema.CallToolRequest;
 import io.modelcontextprotocol.spec.McpSchema.BlobResourceContents;
+import io.modelcontextprotocol.spec.McpSchema.ImageContent;
 import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
 import io.modelcontextprotocol.spec.McpSchema.EmbeddedResource;
 import io.modelcontextprotocol.spec.McpSchema.ResourceContents;
@@ -21,6 +22,7 @@ import io.modelcontextprotocol.spec.McpSchema;
 import dev.pysandbox.bridge.CodeMode;
 import dev.pysandbox.bridge.ToolSafelist;
 import dev.pysandbox.config.ServerConfig;
+import dev.pysandbox.execution.ChartImage;
 import dev.pysandbox.execution.AnswerBudget;
 import dev.pysandbox.execution.ExecutionRequest;
 import dev.pysandbox.execution.ExecutionResult;
@@ -134,10 +136,18 @@ final class ExecuteCodeTool {
                 .addTextContent(text(result))
                 .structuredContent(AnswerJson.object(result))
                 .isError(result.status() == Status.SETUP_ERROR);
+        images(answer, result);
         for (OutputFile file : result.files()) {
             answer.addContent(embedded(file));
         }
         return answer.build();
+    }
+
+    /** The figures the code drew, each an image block after the text, so that the model sees them. */
+    static void images(CallToolResult.Builder answer, ExecutionResult result) {
+        for (ChartImage image : result.images()) {
+            answer.addContent(new ImageContent(null, image.base64(), image.mimeType()));
+        }
     }
 
     /**

@@ -68,11 +68,12 @@ final class RunPythonTool {
     ToolAnswer call(Caller caller, CallToolRequest request) {
         ExecutionResult result = run(new CallArguments(request.arguments()), caller, request.progressToken());
         String answer = describe(result, config.runPythonTimeout().toSeconds());
-        return ToolAnswer.of(CallToolResult.builder()
+        CallToolResult.Builder built = CallToolResult.builder()
                 .addTextContent(answer)
                 .structuredContent(AnswerJson.object(result))
-                .isError(answer.startsWith("Error: "))
-                .build(), result);
+                .isError(answer.startsWith("Error: "));
+        ExecuteCodeTool.images(built, result);
+        return ToolAnswer.of(built.build(), result);
     }
 
     /** Runs the call; input the rules refuse becomes a setup_error whose message is the text after "Error: ". */

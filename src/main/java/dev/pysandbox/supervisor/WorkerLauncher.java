@@ -195,6 +195,8 @@ public final class WorkerLauncher implements WorkerStarter {
         }
         command.add("-Dpolyglot.engine.userResourceCache=" + osSandbox.cacheSeenByWorker(resourceCache));
         command.add("-Dpolyglot.engine.WarnInterpreterOnly=false");
+        // Charts are drawn with Java2D in the worker, which has no display (and must not look for one).
+        command.add("-Djava.awt.headless=true");
         command.add("-Dpysandbox.worker.name=" + workerName);
         command.addAll(List.of(settings.asSystemProperties()));
         command.addAll(extraJvmOptions);

@@ -18,6 +18,7 @@ final class GuestRunner {
     private final Value flush;
     private final Value installing;
     private final Value state;
+    private final Value finishCharts;
 
     GuestRunner(Value runner) {
         this.run = runner.getMember("run");
@@ -25,6 +26,17 @@ final class GuestRunner {
         this.flush = runner.getMember("flush");
         this.installing = runner.getMember("installing");
         this.state = runner.getMember("state");
+        this.finishCharts = runner.getMember("finish_charts");
+    }
+
+    /**
+     * Draws the figures the last run left open, for the call's answer (charts). Called after a run that ended by
+     * itself, within the call's time: not from the run's own {@code finally}, where a run being interrupted would
+     * call into the guest while it unwinds (which GraalPy 25.2 refuses with an internal error).
+     */
+    void finishCharts() {
+        finishCharts.executeVoid();
+        flush.executeVoid(); // what it said of a figure it could not draw
     }
 
     /**

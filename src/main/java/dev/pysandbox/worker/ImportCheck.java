@@ -8,6 +8,7 @@ import java.util.Optional;
 
 import org.graalvm.polyglot.PolyglotException;
 
+import dev.pysandbox.charts.ChartLimits;
 import dev.pysandbox.worker.SandboxContexts.PreparedContext;
 
 /**
@@ -24,7 +25,7 @@ public final class ImportCheck {
         WorkerSettings settings = WorkerSettings.forImportCheck();
         Map<String, String> failures = new LinkedHashMap<>();
         try (SandboxContexts contexts = new SandboxContexts(settings, () -> Optional.of(generation),
-                new ToolBridge(event -> { }))) {
+                new ToolBridge(event -> { }), new ChartBridge(ChartLimits.DEFAULT))) {
             for (String module : modules) {
                 PreparedContext prepared = contexts.prepare(false);
                 try {

@@ -71,7 +71,9 @@ public final class ImportPolicy {
             "platform",
             // scratch files
             "io", "os", "stat", "pathlib", "shutil", "tempfile", "glob", "filecmp", "fileinput",
-            "_strptime");
+            "_strptime",
+            // charts: the sandbox's own matplotlib, drawn by the worker (SandboxFileSystem.LIBRARY)
+            "matplotlib");
 
     private final String name;
     private final Set<String> modules;

@@ -82,7 +82,6 @@ final class ImportRefusals {
             Map.entry("cryptography", "hashlib, hmac and secrets"),
             Map.entry("orjson", "json"),
             Map.entry("ujson", "json"),
-            Map.entry("matplotlib", ""),
             Map.entry("torch", ""),
             Map.entry("psutil", ""));
 

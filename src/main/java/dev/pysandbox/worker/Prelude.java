@@ -23,7 +23,7 @@ import org.graalvm.polyglot.proxy.ProxyObject;
 final class Prelude {
     /** The concern files, in the order they are joined; each defines {@code install_<name>}. */
     private static final List<String> CONCERNS = List.of("paths", "files", "exits", "host", "c_locale", "finders",
-            "event_loop", "lzma_format", "unicode_data", "bz2_codec", "tools", "import_guard", "strict", "validate",
+            "event_loop", "lzma_format", "unicode_data", "bz2_codec", "tools", "charts", "import_guard", "strict", "validate",
             "report", "run", "state");
     /** The file that puts the concerns together, joined last: evaluating the prelude gives its install. */
     private static final String COMPOSER = "prelude";
@@ -54,9 +54,12 @@ final class Prelude {
      * @param timeZones   where the host's time zone database is mounted read-only in the context, or "" for none
      * @param codecs      what the worker answers for modules GraalPy leaves to native code
      * @param tools       the door to the operator's tools (code mode)
+     * @param charts      the door to the worker's renderer (charts)
+     * @param library     where the sandbox's own packages (matplotlib) are mounted read-only, or "" for none
      */
     record Settings(ImportRule importRule, boolean strict, List<String> preload, String packages,
-            List<String> autoInstall, String timeZones, Codecs codecs, ToolBridge tools) {
+            List<String> autoInstall, String timeZones, Codecs codecs, ToolBridge tools, ChartBridge charts,
+            String library) {
         Settings {
             preload = List.copyOf(preload);
             autoInstall = List.copyOf(autoInstall);
@@ -74,6 +77,8 @@ final class Prelude {
             guest.put("ucd", codecs.unicodeData());
             guest.put("bz2", codecs.bzip2());
             guest.put("tools", tools);
+            guest.put("charts", charts);
+            guest.put("library", library);
             return ProxyObject.fromMap(guest);
         }
     }

@@ -67,6 +67,7 @@ final class PythonCall {
     private final ScheduledExecutorService watchdog;
     private final SharedCode sharedCode;
     private final ToolBridge tools;
+    private final ChartBridge charts;
     private final Reply reply;
     private final AtomicReference<Stop> stop = new AtomicReference<>(Stop.NONE);
     private final AtomicBoolean answered = new AtomicBoolean();
@@ -77,13 +78,14 @@ final class PythonCall {
     private volatile long startNanos;
 
     PythonCall(PreparedContext prepared, WorkerCommand.Call command, WorkerSettings settings,
-            ScheduledExecutorService watchdog, SharedCode sharedCode, ToolBridge tools, Reply reply) {
+            ScheduledExecutorService watchdog, SharedCode sharedCode, ToolBridge tools, ChartBridge charts, Reply reply) {
         this.prepared = prepared;
         this.command = command;
         this.settings = settings;
         this.watchdog = watchdog;
         this.sharedCode = sharedCode;
         this.tools = tools;
+        this.charts = charts;
         this.reply = reply;
         this.out = new OutputLimiter(settings.captureBytes(), settings.stopAfterBytes(), () -> requestStop(Stop.OUTPUT_LIMIT));
         this.err = new OutputLimiter(settings.captureBytes(), settings.stopAfterBytes(), () -> requestStop(Stop.OUTPUT_LIMIT));
@@ -126,6 +128,8 @@ final class PythonCall {
         RunReport result;
         boolean recycle = false;
         tools.begin(command.id());
+        charts.begin(startNanos + TimeUnit.MILLISECONDS.toNanos(command.timeoutMillis()));
+        ChartBridge.Drawn drawn;
         try {
             String filename = Prelude.userFilename(command.filename());
             // A session's context compiles its code in the runner instead: it reports `result` only for calls
@@ -135,6 +139,7 @@ final class PythonCall {
                     : null;
             RunOutcome outcome = prepared.runner().run(command.code(), filename, settings.captureBytes(), module,
                     command.inputs() == null ? "{}" : command.inputs(), AnswerBudget.ERROR_MESSAGE_CHARS);
+            prepared.runner().finishCharts();
             result = fromOutcome(outcome, prepared.runner().installing());
         } catch (PolyglotException e) {
             if (stop.get() != Stop.NONE && (e.isInterrupted() || e.isCancelled())) {
@@ -162,11 +167,12 @@ final class PythonCall {
         } finally {
             deadline.cancel(false);
             tools.end();
+            drawn = charts.end();
             // A stop that came as the code ended anyway must be over before the answer: its interrupt would
             // otherwise reach the session's next call.
             awaitInterrupt();
         }
-        answer(withWrittenFiles(result), recycle);
+        answer(withWrittenFiles(result).withImages(drawn.images(), drawn.omitted()), recycle);
         prepared.streams().detach();
     }
 

@@ -49,6 +49,10 @@ final class SandboxContexts implements AutoCloseable {
     private final Supplier<Optional<Path>> packages;
     /** The door to the operator's tools (code mode), handed to every context's prelude. */
     private final ToolBridge tools;
+    /** The door to the worker's renderer (charts), handed to every context's prelude. */
+    private final ChartBridge charts;
+    /** The sandbox's own packages ({@link ChartLibrary}), shown read-only to every context; null when unavailable. */
+    private final ReadOnlyFolder library;
     /**
      * The package generation last used, its file system, and the import rule of the contexts that show it (its
      * refusals know which packages are installed); new ones when an install switches generations. The rule is
@@ -60,19 +64,21 @@ final class SandboxContexts implements AutoCloseable {
     /** See {@link #releaseUnusedCode}. */
     private CodeRootCache codeRoots;
 
-    SandboxContexts(WorkerSettings settings, ToolBridge tools) {
+    SandboxContexts(WorkerSettings settings, ToolBridge tools, ChartBridge charts) {
         this(settings, settings.packagesDir().isEmpty() ? Optional::empty
-                : new PackageFolder(Path.of(settings.packagesDir()))::current, tools);
+                : new PackageFolder(Path.of(settings.packagesDir()))::current, tools, charts);
     }
 
     /**
      * @param packages the package generation each new context shows (the installer's check passes its own)
      * @param tools    the bridge to the operator's tools the contexts' code may call
+     * @param charts   the bridge to the renderer the contexts' figures are drawn by
      */
-    SandboxContexts(WorkerSettings settings, Supplier<Optional<Path>> packages, ToolBridge tools) {
+    SandboxContexts(WorkerSettings settings, Supplier<Optional<Path>> packages, ToolBridge tools, ChartBridge charts) {
         this.settings = settings;
         this.packages = packages;
         this.tools = tools;
+        this.charts = charts;
         this.importRule = importRule(Set.of());
         this.engine = Engine.newBuilder("python")
                 .sandbox(SandboxPolicy.CONSTRAINED)
@@ -81,6 +87,19 @@ final class SandboxContexts implements AutoCloseable {
                 .option("engine.WarnInterpreterOnly", "false")
                 .build();
         this.languageHome = languageHome();
+        this.library = library();
+    }
+
+    /** The sandbox's own packages, unpacked beside GraalPy's resources and compiled; null when they cannot be. */
+    private ReadOnlyFolder library() {
+        String cache = System.getProperty("polyglot.engine.userResourceCache");
+        Path root = Path.of(cache != null ? cache : System.getProperty("java.io.tmpdir"));
+        Optional<Path> folder = ChartLibrary.prepare(root, BytecodeFolder.version(engine));
+        try {
+            return folder.isEmpty() ? null : new ReadOnlyFolder(SandboxFileSystem.LIBRARY, folder.get());
+        } catch (IOException e) {
+            return null;
+        }
     }
 
     /**
@@ -167,7 +186,7 @@ final class SandboxContexts implements AutoCloseable {
             rule = importRule;
         }
         SandboxFileSystem files = new SandboxFileSystem(languageHome, settings.files().newScratchSpace(), packageFiles,
-                timeZones);
+                timeZones, library);
         Context context = builder(streams)
                 .allowIO(IOAccess.newBuilder().fileSystem(files).build())
                 .build();
@@ -176,7 +195,8 @@ final class SandboxContexts implements AutoCloseable {
                     preload ? settings.preload() : List.of(),
                     packageFiles == null ? "" : SandboxFileSystem.PACKAGES.toString(),
                     settings.autoInstall(), timeZones == null ? "" : SandboxFileSystem.TIME_ZONES.toString(),
-                    Prelude.Codecs.SHARED, tools));
+                    Prelude.Codecs.SHARED, tools, charts,
+                    library == null ? "" : SandboxFileSystem.LIBRARY.toString()));
             return new PreparedContext(context, streams, runner, generation, files);
         } catch (RuntimeException e) {
             context.close(true);

@@ -17,6 +17,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.atomic.AtomicInteger;
 
+import dev.pysandbox.charts.ChartLimits;
 import dev.pysandbox.execution.RunReport;
 import dev.pysandbox.wire.Decoded;
 import dev.pysandbox.wire.WireCodec;
@@ -34,6 +35,7 @@ final class Worker {
     private final PrintStream protocol;
     private final SandboxContexts contexts;
     private final ToolBridge tools = new ToolBridge(this::send);
+    private final ChartBridge charts = new ChartBridge(ChartLimits.DEFAULT);
     private final SharedCode sharedCode = new SharedCode();
     private final BlockingQueue<PreparedContext> ready;
     private final Map<String, PreparedContext> sessions = new ConcurrentHashMap<>();
@@ -58,7 +60,7 @@ final class Worker {
     Worker(WorkerSettings settings, PrintStream protocol) {
         this.settings = settings;
         this.protocol = protocol;
-        this.contexts = new SandboxContexts(settings, tools);
+        this.contexts = new SandboxContexts(settings, tools, charts);
         this.ready = new ArrayBlockingQueue<>(Math.max(1, settings.readyContexts()));
         // Idle means no call waiting or running and every ready context built: the contexts the next calls take
         // come before warming.
@@ -152,7 +154,7 @@ final class Worker {
             return;
         }
         send(new WorkerEvent.Started(command.id()));
-        PythonCall call = new PythonCall(prepared, command, settings, watchdog, sharedCode, tools,
+        PythonCall call = new PythonCall(prepared, command, settings, watchdog, sharedCode, tools, charts,
                 (result, recycle) -> reply(command, result, recycle));
         // Publish the call before looking for an early cancel: cancel() records first and looks second, so
         // one of the two always sees the other.

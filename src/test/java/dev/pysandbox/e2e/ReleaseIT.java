@@ -121,6 +121,10 @@ class ReleaseIT {
             System.err.printf("archive: first answer %.1f s after launch%n", (System.nanoTime() - started) / 1e9);
             assertEquals("success", result.get("status"), result.toString());
             assertEquals("42\n", result.get("stdout"));
+            // A chart: Java2D and the bundled font in the archive's own runtime, inside its OS layer.
+            Map<String, Object> chart = server.python("import matplotlib.pyplot as plt\nplt.plot([1, 3, 2])\nplt.title('x')");
+            assertEquals("success", chart.get("status"), chart.toString());
+            assertEquals(1, ((List<?>) chart.get("images")).size(), chart.toString());
             // The workers ran on the archive's own Java, and the JVM took the AOT cache trained in the checkout.
             String log = String.join("\n", server.log);
             assertTrue(log.contains(unpacked.resolve(NAME).resolve("lib/worker-runtime/jdk/bin/java") + ", with its AOT cache"),
@@ -131,6 +135,7 @@ class ReleaseIT {
         }
         String thirdParty = Files.readString(unpacked.resolve(NAME).resolve("THIRD-PARTY.txt"));
         assertTrue(thirdParty.contains("lib/bwrap/bwrap\tbubblewrap"), thirdParty);
+        assertTrue(thirdParty.contains("DejaVuSans*.ttf\tDejaVu fonts 2.37: Bitstream Vera Fonts licence"), thirdParty);
         assertTrue(thirdParty.contains("LGPL-2.0-or-later"), thirdParty);
         Path copyright = unpacked.resolve(NAME).resolve("lib/bwrap/copyright");
         assertTrue(Files.readString(copyright.resolve("bubblewrap")).contains("License: LGPL-2+"));

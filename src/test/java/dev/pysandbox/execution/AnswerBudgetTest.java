@@ -125,4 +125,44 @@ class AnswerBudgetTest {
         assertTrue(AnswerBudget.of(8 * 1024 * 1024, 1_048_576).largestAnswerBytes() > AnswerBudget.CLIENT_MESSAGE_BYTES,
                 "an 8 MB capture must be refused, or the check could not fail");
     }
+
+    private static ChartImage png(String name, int bytes) {
+        // base64 of the PNG signature, then filler: the budget looks at the type, the signature and the length.
+        String data = "iVBORw0KGgo" + "A".repeat(Math.max(0, (bytes + 2) / 3 * 4 - 11));
+        return new ChartImage(name, "image/png", 640, 480, bytes, data);
+    }
+
+    @Test
+    void imagesWithinTheBudgetComeBackEqualAndTheAnswerListsThemWithoutTheirBytes() {
+        RunReport report = failed("", "", null, null).withImages(List.of(png("a.png", 40_000)), 0);
+        assertEquals(report, DEFAULTS.bound(report));
+        ExecutionResult answer = ExecutionResult.from(report).build();
+        assertEquals(List.of(new ChartImage.ImageListing("a.png", "image/png", 640, 480, 40_000)),
+                answer.imageListings());
+    }
+
+    @Test
+    void attackAWorkerCannotSendAnImageThatIsNotAPng() {
+        ChartImage svg = new ChartImage("x.svg", "image/svg+xml", 1, 1, 40, "PHN2ZyBvbmxvYWQ9YWxlcnQoMSk+");
+        ChartImage claimsPng = new ChartImage("x.png", "image/png", 1, 1, 40, "PHN2ZyBvbmxvYWQ9YWxlcnQoMSk+");
+        RunReport bounded = DEFAULTS.bound(failed("", "", null, null).withImages(List.of(svg, claimsPng), 0));
+        assertTrue(bounded.images().isEmpty(), bounded::toString);
+        assertEquals(2, bounded.imagesOmitted());
+    }
+
+    @Test
+    void attackImagesBeyondTheCountOrTheBytesAreLeftOutAndCounted() {
+        List<ChartImage> many = new ArrayList<>();
+        for (int i = 0; i < 20; i++) {
+            many.add(png("f" + i + ".png", 10_000));
+        }
+        RunReport counted = DEFAULTS.bound(failed("", "", null, null).withImages(many, 3));
+        assertEquals(AnswerBudget.IMAGES, counted.images().size());
+        assertEquals(20 - AnswerBudget.IMAGES + 3, counted.imagesOmitted());
+        List<ChartImage> large = List.of(png("a.png", 900_000), png("b.png", 900_000), png("c.png", 900_000),
+                png("huge.png", AnswerBudget.IMAGE_BYTES + 1));
+        RunReport weighed = DEFAULTS.bound(failed("", "", null, null).withImages(large, 0));
+        assertEquals(List.of("a.png", "b.png"), weighed.images().stream().map(ChartImage::name).toList());
+        assertEquals(2, weighed.imagesOmitted());
+    }
 }

@@ -15,6 +15,7 @@ import org.graalvm.polyglot.Source;
 import org.graalvm.polyglot.Value;
 
 import dev.pysandbox.bench.CpuByThread;
+import dev.pysandbox.charts.ChartLimits;
 import dev.pysandbox.execution.AnswerBudget;
 import dev.pysandbox.worker.SandboxContexts.PreparedContext;
 
@@ -59,7 +60,8 @@ public final class ContextCostProbe {
         }
         Supplier<PreparedContext> contexts = switch (variant) {
             case "worker" -> {
-                SandboxContexts worker = new SandboxContexts(WorkerSettings.fromSystemProperties(), new ToolBridge(event -> { }));
+                SandboxContexts worker = new SandboxContexts(WorkerSettings.fromSystemProperties(), new ToolBridge(event -> { }),
+                        new ChartBridge(ChartLimits.DEFAULT));
                 yield () -> worker.prepare(false);
             }
             case "trusted" -> trusted(Map.of());
@@ -94,7 +96,8 @@ public final class ContextCostProbe {
      * for as long as an equal Source object is alive ({@link SharedCode}). Prints the fib time of each run in ms.
      */
     private static void fibAgain() {
-        SandboxContexts contexts = new SandboxContexts(WorkerSettings.fromSystemProperties(), new ToolBridge(event -> { }));
+        SandboxContexts contexts = new SandboxContexts(WorkerSettings.fromSystemProperties(), new ToolBridge(event -> { }),
+                new ChartBridge(ChartLimits.DEFAULT));
         Source fib = Source.newBuilder("python", FIB, "<string>").buildLiteral();
         StringBuilder runner = new StringBuilder();
         StringBuilder source = new StringBuilder();
@@ -120,7 +123,8 @@ public final class ContextCostProbe {
      * time of the last pass.
      */
     private static void corpus(java.nio.file.Path folder, int passes) throws java.io.IOException {
-        SandboxContexts contexts = new SandboxContexts(WorkerSettings.fromSystemProperties(), new ToolBridge(event -> { }));
+        SandboxContexts contexts = new SandboxContexts(WorkerSettings.fromSystemProperties(), new ToolBridge(event -> { }),
+                new ChartBridge(ChartLimits.DEFAULT));
         List<java.nio.file.Path> snippets;
         try (var files = java.nio.file.Files.list(folder)) {
             snippets = files.filter(f -> f.toString().endsWith(".py")).sorted().toList();
@@ -171,7 +175,8 @@ public final class ContextCostProbe {
      * 100 fresh contexts that each import and use a dozen standard modules (issue 24's target: flat within 10%).
      */
     private static void heapAfterContexts() {
-        SandboxContexts contexts = new SandboxContexts(WorkerSettings.fromSystemProperties(), new ToolBridge(event -> { }));
+        SandboxContexts contexts = new SandboxContexts(WorkerSettings.fromSystemProperties(), new ToolBridge(event -> { }),
+                new ChartBridge(ChartLimits.DEFAULT));
         StringBuilder row = new StringBuilder("| live heap after a full GC, MB, after contexts 10, 25, 50, 75, 100 |");
         for (int i = 1; i <= 100; i++) {
             PreparedContext prepared = contexts.prepare(false);
@@ -218,7 +223,8 @@ public final class ContextCostProbe {
                     .allowNativeAccess(false).allowCreateThread(false).allowCreateProcess(false)
                     .build();
             return new PreparedContext(context, streams, prelude.install(context, new Prelude.Settings(importRule,
-                    settings.strictBuiltins(), List.of(), "", settings.autoInstall(), "", Prelude.Codecs.SHARED, tools)),
+                    settings.strictBuiltins(), List.of(), "", settings.autoInstall(), "", Prelude.Codecs.SHARED, tools,
+                            new ChartBridge(ChartLimits.DEFAULT), "")),
                     null, null);
         };
     }

@@ -13,6 +13,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
+import dev.pysandbox.charts.ChartLimits;
 import dev.pysandbox.execution.AnswerBudget;
 import dev.pysandbox.files.FileLimits;
 import dev.pysandbox.worker.SandboxContexts.PreparedContext;
@@ -93,7 +94,8 @@ class PreludeTest {
     private static SandboxContexts contexts(ImportPolicy imports, boolean strictBuiltins) {
         WorkerSettings settings = new WorkerSettings(65_536, 1_048_576, 1, 500, imports, strictBuiltins, List.of(), "",
                 FileLimits.DEFAULT, List.of(), 0);
-        return new SandboxContexts(settings, Optional::empty, new ToolBridge(event -> { }));
+        return new SandboxContexts(settings, Optional::empty, new ToolBridge(event -> { }),
+                new ChartBridge(ChartLimits.DEFAULT));
     }
 
     @Test

@@ -18,6 +18,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
+import dev.pysandbox.charts.ChartLimits;
 import dev.pysandbox.execution.RunReport;
 import dev.pysandbox.execution.Status;
 import dev.pysandbox.files.FileLimits;
@@ -41,13 +42,14 @@ class PythonCallTest {
     private static ScheduledExecutorService watchdog;
     private static final SharedCode SHARED_CODE = new SharedCode();
     private static final ToolBridge TOOLS = new ToolBridge(event -> { });
+    private static final ChartBridge CHARTS = new ChartBridge(ChartLimits.DEFAULT);
 
     private record Answer(RunReport result, boolean recycle) {
     }
 
     @BeforeAll
     static void engine() {
-        contexts = new SandboxContexts(SETTINGS, Optional::empty, TOOLS);
+        contexts = new SandboxContexts(SETTINGS, Optional::empty, TOOLS, CHARTS);
         watchdog = Executors.newSingleThreadScheduledExecutor();
     }
 
@@ -62,7 +64,7 @@ class PythonCallTest {
         CompletableFuture<Answer> answer = new CompletableFuture<>();
         WorkerCommand.Execute command = new WorkerCommand.Execute(1, code, "", timeoutMillis, session, "<string>", null,
                 null, null);
-        new PythonCall(prepared, command, SETTINGS, watchdog, SHARED_CODE, TOOLS,
+        new PythonCall(prepared, command, SETTINGS, watchdog, SHARED_CODE, TOOLS, CHARTS,
                 (result, recycle) -> answer.complete(new Answer(result, recycle))).run();
         prepared.streams().detach();
         return answer.get(60, TimeUnit.SECONDS);

@@ -10,6 +10,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
+import dev.pysandbox.charts.ChartLimits;
 import dev.pysandbox.execution.AnswerBudget;
 import dev.pysandbox.worker.SandboxContexts.PreparedContext;
 
@@ -36,7 +37,8 @@ class StandardLibraryBytecodeTest {
 
     @BeforeAll
     static void engine() {
-        contexts = new SandboxContexts(WorkerSettings.forImportCheck(), Optional::empty, new ToolBridge(event -> { }));
+        contexts = new SandboxContexts(WorkerSettings.forImportCheck(), Optional::empty, new ToolBridge(event -> { }),
+                new ChartBridge(ChartLimits.DEFAULT));
     }
 
     @AfterAll

@@ -10,6 +10,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
+import dev.pysandbox.charts.ChartLimits;
 import dev.pysandbox.execution.AnswerBudget;
 import dev.pysandbox.files.FileLimits;
 import dev.pysandbox.worker.SandboxContexts.PreparedContext;
@@ -21,7 +22,8 @@ class WarmUpTest {
     static void engine() {
         WorkerSettings settings = new WorkerSettings(65_536, 1_048_576, 1, 500, ImportPolicy.standard(), false,
                 List.of(), "", FileLimits.DEFAULT, List.of(), 0);
-        standard = new SandboxContexts(settings, Optional::empty, new ToolBridge(event -> { }));
+        standard = new SandboxContexts(settings, Optional::empty, new ToolBridge(event -> { }),
+                new ChartBridge(ChartLimits.DEFAULT));
     }
 
     @AfterAll

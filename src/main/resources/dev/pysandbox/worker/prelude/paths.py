@@ -1,9 +1,14 @@
 # Where imports look for files: the operator's packages after the standard library, Python sources only.
 # One of the prelude's files: it defines its install function, which prelude.py takes and calls (Prelude.java).
 
-def install_paths(sys, packages):
-    """packages: where the operator's installed packages are mounted read-only, or '' if none are."""
-    # After the standard library, so that a package cannot shadow a standard module.
+def install_paths(sys, packages, library):
+    """packages: where the operator's installed packages are mounted read-only, or '' if none are.
+    library: where the sandbox's own packages (its matplotlib) are mounted read-only, or ''."""
+    # After the standard library, so that a package cannot shadow a standard module; the sandbox's own before the
+    # operator's, so that a matplotlib installed from a wheel (which needs native code) does not hide the one
+    # that draws here.
+    if library:
+        sys.path.append(library)
     if packages:
         sys.path.append(packages)
 

@@ -19,14 +19,16 @@ def install(settings, concerns):
     read-only, or ''; auto_install, comma-separated modules the server installs when code imports them
     missing; time_zones, where the host's time zone database is mounted read-only, or ''; ucd and bz2, the
     worker's answers for unicodedata and _bz2 (UnicodeData.java, Bzip2Codec.java); tools, the worker's bridge
-    to the operator's other MCP tools (ToolBridge.java).
+    to the operator's other MCP tools (ToolBridge.java); charts, the worker's bridge to its renderer
+    (ChartBridge.java); library, where the sandbox's own packages (matplotlib) are mounted read-only, or ''.
     concerns: each file's install function, by the file's name (concerns.paths is paths.py's install_paths).
-    Returns the runner: namespace(run, validate, flush, installing, state)."""
+    Returns the runner: namespace(run, validate, flush, installing, state, finish_charts)."""
     import sys, os, posix, pwd, builtins, _locale, _signal, _thread, _io, io, _weakref
     import_rule, strict = settings.import_rule, settings.strict
     preload, packages, auto_install = settings.preload, settings.packages, settings.auto_install
     time_zones = settings.time_zones
     ucd, bz2, tools = settings.ucd, settings.bz2, settings.tools
+    charts, library = settings.charts, settings.library
 
     # The prelude's own lazy imports must not go through the import guard installed below: its functions
     # live in __main__, exactly where the guard looks for user code.
@@ -38,14 +40,14 @@ def install(settings, concerns):
     c_locale = concerns.c_locale
     event_loop, lzma_format = concerns.event_loop, concerns.lzma_format
     unicode_data, bz2_codec = concerns.unicode_data, concerns.bz2_codec
-    context_tools, import_guard = concerns.tools, concerns.import_guard
+    context_tools, import_guard, chart_door = concerns.tools, concerns.import_guard, concerns.charts
     strict_rule, validation, report, runner = concerns.strict, concerns.validate, concerns.report, concerns.run
     session_state = concerns.state
     # The file name the sandbox's own frames run under (the one Source the files are joined into): the import
     # guard trusts them, tracebacks leave them out.
     prelude_names = frozenset([sys._getframe(0).f_code.co_filename])
 
-    paths(sys, packages)
+    paths(sys, packages, library)
     flush = files(sys, builtins, _io, io, _weakref)
     any_exit, exit_status = exits(sys, os, posix, builtins)
     constant = host(sys, os, posix, pwd, _signal, _thread, time_zones)
@@ -57,6 +59,7 @@ def install(settings, concerns):
     unicode_data(sys, load, ucd)
     bz2_codec(made_on_import, bz2)
     Context, sanitize = context_tools(builtins, load, tools)
+    finish_charts = chart_door(sys, made_on_import, charts)
     import_refusal, installing = import_guard(sys, builtins, load, main_globals, import_rule, prelude_names,
                                               auto_install)
     check_strict, forbidden_name = strict_rule(load)
@@ -74,7 +77,8 @@ def install(settings, concerns):
         except BaseException:
             pass  # the call that imports it meets the same failure, reported as Python reports it
 
-    return namespace(run=run, validate=validate, flush=flush, installing=installing, state=state)
+    return namespace(run=run, validate=validate, flush=flush, installing=installing, state=state,
+                     finish_charts=finish_charts)
 
 
 def _installer():
