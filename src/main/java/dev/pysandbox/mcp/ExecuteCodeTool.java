@@ -73,6 +73,7 @@ final class ExecuteCodeTool {
                 .name(NAME)
                 .title(TITLE)
                 .annotations(annotations())
+                .meta(ResultView.toolMeta())
                 .description(describe(installed))
                 .inputSchema(json, ToolSchemas.load("execute_code.input.json", limits))
                 .outputSchema(json, ToolSchemas.load("execute_code.output.json", Map.of()))

@@ -75,8 +75,11 @@ public final class HttpMcpServer {
             McpStatelessSyncServer server = McpServer.sync(servlet)
                     .serverInfo(Release.NAME, Release.version())
                     .instructions(ToolSet.instructions(codeMode))
-                    .capabilities(ServerCapabilities.builder().tools(false).build())
+                    .capabilities(ServerCapabilities.builder().tools(false).resources(false, false)
+                            .extensions(ResultView.capability()).build())
                     .tools(tools.entries().stream().map(HttpMcpServer::specification).toList())
+                    .resources(new McpStatelessServerFeatures.SyncResourceSpecification(ResultView.resource(),
+                            (context, request) -> ResultView.read()))
                     .immediateExecution(true)
                     .build();
             // Replacing a tool is one step in the stateless server; no client is told (there is no channel).

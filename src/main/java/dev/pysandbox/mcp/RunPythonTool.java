@@ -53,6 +53,7 @@ final class RunPythonTool {
                 .name(NAME)
                 .title(TITLE)
                 .annotations(CodeRunner.annotations(TITLE))
+                .meta(ResultView.toolMeta())
                 .description(locator == null
                         ? "Runs Python code in the sandbox and answers 'Stdout:\\n…\\nStderr:\\n…' or 'Error: …'."
                                 + " Give code: this server reads no script files (scriptPath and workingDirectory are"

@@ -9,6 +9,7 @@ import java.util.function.Consumer;
 import io.modelcontextprotocol.json.McpJsonDefaults;
 import io.modelcontextprotocol.json.McpJsonMapper;
 import io.modelcontextprotocol.server.McpServer;
+import io.modelcontextprotocol.server.McpServerFeatures.SyncResourceSpecification;
 import io.modelcontextprotocol.server.McpServerFeatures.SyncToolSpecification;
 import io.modelcontextprotocol.server.McpSyncServer;
 import io.modelcontextprotocol.spec.McpSchema.LoggingLevel;
@@ -44,8 +45,11 @@ public final class SandboxMcpServer {
             McpSyncServer server = McpServer.sync(transport)
                     .serverInfo(Release.NAME, Release.version())
                     .instructions(ToolSet.instructions(codeMode))
-                    .capabilities(ServerCapabilities.builder().tools(true).logging().build())
+                    .capabilities(ServerCapabilities.builder().tools(true).logging().resources(false, false)
+                            .extensions(ResultView.capability()).build())
                     .tools(tools.entries().stream().map(SandboxMcpServer::specification).toList())
+                    .resources(new SyncResourceSpecification(ResultView.resource(),
+                            (exchange, request) -> ResultView.read()))
                     .build();
             tools.watch(entry -> server.addTool(specification(entry)));
             // Only now: on two cores, worker JVMs starting beside the server would slow its first answers.

@@ -28,6 +28,10 @@ import org.junit.jupiter.params.provider.MethodSource;
 import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
 import io.modelcontextprotocol.spec.McpSchema.Content;
 import io.modelcontextprotocol.spec.McpSchema.ImageContent;
+import io.modelcontextprotocol.spec.McpSchema.ReadResourceRequest;
+import io.modelcontextprotocol.spec.McpSchema.Resource;
+import io.modelcontextprotocol.spec.McpSchema.TextResourceContents;
+import io.modelcontextprotocol.spec.McpSchema.Tool;
 
 /**
  * Charts through the real server: matplotlib written the way agents write it comes back as PNG image blocks after
@@ -481,5 +485,23 @@ class ChartsIT {
                 """));
         assertEquals("timeout", result.get("status"), result::toString);
         assertEquals("success", server.python("print(1)").get("status"));
+    }
+
+    @Test
+    void theResultViewIsServedAsAnMcpAppAndLinkedFromBothCodeTools() {
+        assertTrue(server.client.getServerCapabilities().extensions().containsKey("io.modelcontextprotocol/ui"),
+                server.client.getServerCapabilities()::toString);
+        Resource view = server.client.listResources().resources().stream()
+                .filter(r -> r.uri().equals("ui://python-sandbox/result.html")).findFirst().orElseThrow();
+        assertEquals("text/html;profile=mcp-app", view.mimeType());
+        TextResourceContents page = (TextResourceContents) server.client.readResource(new ReadResourceRequest(view.uri()))
+                .contents().get(0);
+        assertEquals("text/html;profile=mcp-app", page.mimeType());
+        assertTrue(page.text().startsWith("<!DOCTYPE html>"), page.text());
+        for (String tool : List.of("execute_code", "run_python")) {
+            Tool described = server.client.listTools().tools().stream().filter(t -> t.name().equals(tool))
+                    .findFirst().orElseThrow();
+            assertEquals(Map.of("resourceUri", view.uri()), described.meta().get("ui"), tool);
+        }
     }
 }

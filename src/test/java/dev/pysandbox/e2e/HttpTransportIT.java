@@ -36,7 +36,10 @@ import io.modelcontextprotocol.json.McpJsonDefaults;
 import io.modelcontextprotocol.json.TypeRef;
 import io.modelcontextprotocol.spec.McpSchema.CallToolRequest;
 import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
+import io.modelcontextprotocol.spec.McpSchema.ImageContent;
 import io.modelcontextprotocol.spec.McpSchema.ProgressNotification;
+import io.modelcontextprotocol.spec.McpSchema.ReadResourceRequest;
+import io.modelcontextprotocol.spec.McpSchema.TextResourceContents;
 import io.modelcontextprotocol.spec.McpSchema.Tool;
 
 /**
@@ -100,6 +103,20 @@ class HttpTransportIT {
         assertFalse(result.containsKey("session_new"), "a call without a session says nothing about one");
         CallToolResult run = alice.callTool(new CallToolRequest("run_python", Map.of("code", "print('hi')")));
         assertEquals("Stdout:\nhi\n\nStderr:\n", SandboxServer.text(run));
+    }
+
+    @Test
+    void chartsComeBackAsImagesAndTheResultViewIsServedOverHttp() {
+        CallToolResult answer = alice.callTool(new CallToolRequest("execute_code",
+                python("import matplotlib.pyplot as plt\nplt.bar(['a', 'b'], [3, 1])\nplt.show()")));
+        assertEquals(1, answer.content().stream().filter(c -> c instanceof ImageContent).count(), answer::toString);
+        assertEquals(1, ((List<?>) structured(answer).get("images")).size());
+        TextResourceContents view = (TextResourceContents) alice.readResource(
+                new ReadResourceRequest("ui://python-sandbox/result.html")).contents().get(0);
+        assertEquals("text/html;profile=mcp-app", view.mimeType());
+        Tool execute = alice.listTools().tools().stream().filter(t -> t.name().equals("execute_code")).findFirst()
+                .orElseThrow();
+        assertEquals(Map.of("resourceUri", view.uri()), execute.meta().get("ui"));
     }
 
     /**
