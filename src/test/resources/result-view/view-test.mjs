@@ -1,4 +1,4 @@
-// Drives Debian's Chromium (playwright-core, executablePath) through the result view: a host page built on ext-apps'
+// Drives Debian's headless Chromium (playwright-core, executablePath) through the result view: a host page built on ext-apps'
 // AppBridge hands the view a real tool result from our server, and this reports what the view shows (ResultViewIT
 // asserts it) and saves screenshots. Arguments: the view's HTML, the tool's arguments (JSON), its result (JSON), and
 // the folder for the screenshots.
@@ -12,7 +12,7 @@ const toolResult = JSON.parse(readFileSync(resultPath, "utf8"));
 const host = readFileSync(new URL("./host.bundle.js", import.meta.url), "utf8");
 
 const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM || "/usr/bin/chromium",
+  executablePath: process.env.CHROMIUM || "/usr/bin/chromium-headless-shell",
   args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
          "--disable-component-update", "--disable-sync"],
 });

@@ -34,6 +34,8 @@ final class ChartBridge implements ProxyExecutable {
 
     private final FigureRenderer renderer;
     private final ChartLimits limits;
+    /** The largest PNG an answer carries: {@link AnswerBudget#IMAGE_BYTES}, smaller in tests. */
+    private final int maxImageBytes;
     private final List<ChartImage> images = new ArrayList<>();
     private int renders;
     private int imageBytes;
@@ -42,8 +44,13 @@ final class ChartBridge implements ProxyExecutable {
     private volatile boolean open;
 
     ChartBridge(ChartLimits limits) {
+        this(limits, AnswerBudget.IMAGE_BYTES);
+    }
+
+    ChartBridge(ChartLimits limits, int maxImageBytes) {
         this.limits = limits;
         this.renderer = new FigureRenderer(limits);
+        this.maxImageBytes = maxImageBytes;
     }
 
     /** A call begins that may draw until {@code deadlineNanos} ({@link System#nanoTime}). */
@@ -128,10 +135,10 @@ final class ChartBridge implements ProxyExecutable {
         }
         Picture png = picture;
         double scale = 1.0;
-        for (int attempt = 0; attempt < 4 && (png.format() != ChartFormat.PNG || png.bytes().length > AnswerBudget.IMAGE_BYTES);
+        for (int attempt = 0; attempt < 4 && (png.format() != ChartFormat.PNG || png.bytes().length > maxImageBytes);
                 attempt++) {
             if (png.format() == ChartFormat.PNG) {
-                scale *= Math.max(0.25, 0.9 * Math.sqrt((double) AnswerBudget.IMAGE_BYTES / png.bytes().length));
+                scale *= Math.max(0.25, 0.9 * Math.sqrt((double) maxImageBytes / png.bytes().length));
             }
             double at = (dpi > 0 ? dpi : 100) * scale;
             if (!(renderer.render(json, ChartFormat.PNG, Math.max(10, at), deadlineNanos)
@@ -142,7 +149,7 @@ final class ChartBridge implements ProxyExecutable {
         }
         String imageName = name.toLowerCase(Locale.ROOT).endsWith(".png") ? name : stem(name) + ".png";
         synchronized (this) {
-            if (png.bytes().length > AnswerBudget.IMAGE_BYTES || imageBytes + png.bytes().length > AnswerBudget.IMAGES_BYTES) {
+            if (png.bytes().length > maxImageBytes || imageBytes + png.bytes().length > AnswerBudget.IMAGES_BYTES) {
                 omitted++;
                 return;
             }

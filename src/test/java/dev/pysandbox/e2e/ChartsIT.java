@@ -368,6 +368,26 @@ class ChartsIT {
     }
 
     @Test
+    void whatItDoesNotDrawRaisesNotImplementedErrorNamingTheCallAndWhatToUse() {
+        Map<String, Object> result = server.python("""
+                import matplotlib.pyplot as plt
+                fig, ax = plt.subplots()
+                for call in (lambda: plt.xkcd(), lambda: ax.set_box_aspect(1), lambda: ax.contour([[1, 2], [3, 4]])):
+                    try:
+                        call()
+                    except NotImplementedError as e:
+                        print(e)
+                """);
+        assertEquals("success", result.get("status"), result::toString);
+        String said = (String) result.get("stdout");
+        assertTrue(said.contains("matplotlib.pyplot.xkcd() is not drawn by this sandbox's matplotlib; it draws plot,"),
+                said);
+        assertTrue(said.contains("Axes.set_box_aspect() is not drawn"), said);
+        assertTrue(said.contains("Axes.contour() is not drawn by this sandbox's matplotlib; show a grid of values"
+                + " with imshow"), said);
+    }
+
+    @Test
     void runPythonAnswersWithTheImagesToo() {
         CallToolResult answer = server.call("run_python", Map.of("code", """
                 import matplotlib.pyplot as plt

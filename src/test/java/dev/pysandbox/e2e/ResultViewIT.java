@@ -24,17 +24,18 @@ import io.modelcontextprotocol.spec.McpSchema.TextResourceContents;
 import dev.pysandbox.wire.WireCodec;
 
 /**
- * The result view in a real browser: Debian's Chromium, driven by playwright-core with that executable, opens a host
+ * The result view in a real browser: Debian's headless Chromium (chromium-headless-shell), driven by playwright-core with that executable, opens a host
  * page built on ext-apps' own host-side bridge (AppBridge, esbuild-bundled), which hands the view, as our server
  * serves it, the arguments and the answer of a real execute_code call (a chart, a CSV, output). The test reads what
  * the page shows and saves screenshots under target/result-view.
  *
  * <p>Set-up: the npm packages pinned by {@code src/test/resources/result-view/package-lock.json} install under
- * target/result-view; bin/test installs Debian's chromium (playwright's own download cannot reach the network here).
+ * target/result-view; bin/test installs Debian's chromium-headless-shell (playwright's own download cannot reach the
+ * network here).
  */
 class ResultViewIT {
     private static final Path HARNESS = SandboxServer.PROJECT_ROOT.resolve("target/result-view");
-    private static final Path CHROMIUM = Path.of(System.getenv().getOrDefault("CHROMIUM", "/usr/bin/chromium"));
+    private static final Path CHROMIUM = Path.of(System.getenv().getOrDefault("CHROMIUM", "/usr/bin/chromium-headless-shell"));
     private static final List<String> FILES = List.of("package.json", "package-lock.json", "host.js", "build.mjs",
             "view-test.mjs");
     private static SandboxServer server;
@@ -43,7 +44,7 @@ class ResultViewIT {
     static void prepare() throws IOException, InterruptedException {
         NodeToolchain.requirePresent("result view");
         awaitChromiumInstall();
-        assertTrue(Files.isExecutable(CHROMIUM), CHROMIUM + " is not installed (bin/test installs Debian's chromium)");
+        assertTrue(Files.isExecutable(CHROMIUM), CHROMIUM + " is not installed (bin/test installs Debian's chromium-headless-shell)");
         Files.createDirectories(HARNESS);
         boolean changed = false;
         for (String file : FILES) {
@@ -77,7 +78,7 @@ class ResultViewIT {
             Thread.sleep(1000);
         }
         assertTrue(Files.exists(status) && Files.readString(status).strip().equals("0"),
-                "installing chromium failed or took over 10 minutes:\n" + (Files.exists(Path.of(install + ".log"))
+                "installing chromium-headless-shell failed or took over 10 minutes:\n" + (Files.exists(Path.of(install + ".log"))
                         ? Files.readString(Path.of(install + ".log")) : "(no log)"));
     }
 

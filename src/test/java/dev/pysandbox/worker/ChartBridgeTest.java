@@ -110,4 +110,34 @@ class ChartBridgeTest {
         assertEquals(List.of("figure-1.png"), report.images().stream().map(ChartImage::name).toList());
         assertEquals(640, report.images().get(0).width());
     }
+
+    @Test
+    void aPngOverTheImageLimitIsDrawnAgainSmallerForTheAnswerWhileTheSavedFileKeepsItsSize() throws Exception {
+        // The same rule as at AnswerBudget.IMAGE_BYTES, with a limit a plain chart exceeds.
+        ChartBridge small = new ChartBridge(ChartLimits.DEFAULT, 8_000);
+        SandboxContexts.PreparedContext prepared;
+        try (SandboxContexts own = new SandboxContexts(SETTINGS, Optional::empty, TOOLS, small)) {
+            prepared = own.prepare(false);
+            CompletableFuture<RunReport> answer = new CompletableFuture<>();
+            WorkerCommand.Execute command = new WorkerCommand.Execute(1, """
+                    import os
+                    import matplotlib.pyplot as plt
+                    plt.plot([1, 3, 2, 5, 4], 'o-', label='a')
+                    plt.title('a chart over the limit')
+                    plt.legend()
+                    plt.savefig('big.png')
+                    print(os.path.getsize('big.png'))
+                    """, "", 60_000, null, "<string>", null, null, null);
+            new PythonCall(prepared, command, SETTINGS, watchdog, new SharedCode(), TOOLS, small,
+                    (result, recycle) -> answer.complete(result)).run();
+            RunReport report = answer.get(60, TimeUnit.SECONDS);
+            assertEquals(Status.SUCCESS, report.status(), report::toString);
+            long saved = Long.parseLong(report.stdout().strip());
+            assertTrue(saved > 8_000, "the saved PNG is over the limit: " + saved);
+            ChartImage image = report.images().get(0);
+            assertTrue(image.size() <= 8_000, image::toString);
+            assertTrue(image.width() < 640, "drawn again at a lower dpi: " + image.width());
+            assertEquals(image.width(), picture(image).getWidth());
+        }
+    }
 }

@@ -2,16 +2,16 @@
 axhline, text, annotate, imshow ... Each makes artists (lines.py, patches.py, collections.py ...) and adds them."""
 import math
 
-from matplotlib import _data, _style, colors as _colors
-
-_MISSING = object()
+from matplotlib import _data, _refusal, _style, colors as _colors
 
 
 def _unsupported(name, instead):
-    def refuse(self, *args, **kwargs):
-        raise NotImplementedError('%s() is not drawn by this sandbox\'s matplotlib; %s' % (name, instead))
-    refuse.__name__ = name
-    return refuse
+    refuse = _refusal.refusing('Axes', name, instead)
+
+    def method(self, *args, **kwargs):
+        refuse()
+    method.__name__ = method.__qualname__ = name
+    return method
 
 
 def _pop_color(kwargs):

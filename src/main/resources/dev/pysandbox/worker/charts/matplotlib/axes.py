@@ -98,6 +98,13 @@ class Axes(Plots):
     def __repr__(self):
         return '<Axes: %s>' % (self._titles['center'].get_text() if 'center' in self._titles else '')
 
+    def __getattr__(self, name):
+        # Only for names the class does not have: a call of matplotlib's this package does not draw.
+        if name.startswith('_'):
+            raise AttributeError(name)
+        from matplotlib import _refusal
+        return _refusal.refusing('Axes', name)
+
     # what it holds
     def _artists(self):
         return [a for a in self._children if a.get_visible()]

@@ -82,6 +82,13 @@ class Figure:
         return '<Figure size %gx%g with %d Axes>' % (self._width * self.dpi, self._height * self.dpi,
                                                      len(self._axes))
 
+    def __getattr__(self, name):
+        # Only for names the class does not have: a call of matplotlib's this package does not draw.
+        if name.startswith('_'):
+            raise AttributeError(name)
+        from matplotlib import _refusal
+        return _refusal.refusing('Figure', name)
+
     # axes
     @property
     def axes(self):
@@ -259,8 +266,10 @@ class Figure:
                                       'sandbox\'s matplotlib' % (orientation,))
         if cax is not None:
             raise NotImplementedError('colorbar(cax=...): the colour bar is placed beside its axes (ax=...) here')
-        if isinstance(ax, (list, tuple)) or hasattr(ax, 'flat'):
-            ax = list(ax.flat if hasattr(ax, 'flat') else ax)[-1]
+        if isinstance(ax, AxesArray):
+            ax = list(ax.flat)[-1]
+        elif isinstance(ax, (list, tuple)):
+            ax = list(ax)[-1]
         target = ax or getattr(mappable, 'axes', None) or self.gca()
         colorbar = Colorbar(target, mappable, label=label)
         target._colorbar = colorbar

@@ -308,5 +308,7 @@ del _name
 
 
 def __getattr__(name):
-    raise AttributeError("module 'matplotlib.pyplot' has no attribute %r: this sandbox's matplotlib draws the common "
-                         "plots (plot, scatter, bar, hist, pie, fill_between, errorbar, boxplot, imshow ...)" % name)
+    if name.startswith('_'):
+        raise AttributeError("module 'matplotlib.pyplot' has no attribute %r" % name)
+    from matplotlib import _refusal
+    return _refusal.refusing('matplotlib.pyplot', name)
