@@ -49,7 +49,9 @@ final class ChartLibrary {
                 try {
                     Files.move(temporary, folder, StandardCopyOption.ATOMIC_MOVE);
                 } catch (IOException e) {
-                    if (!Files.isDirectory(folder)) { // another worker did not unpack it at the same moment either
+                    // Another worker unpacked it at the same moment: its copy stands, ours goes.
+                    deleteTree(temporary);
+                    if (!Files.isDirectory(folder)) {
                         throw e;
                     }
                 }
@@ -61,6 +63,14 @@ final class ChartLibrary {
         } catch (IOException | URISyntaxException | RuntimeException e) {
             System.err.println("worker: the sandbox's Python packages (matplotlib) are not available: " + e);
             return Optional.empty();
+        }
+    }
+
+    private static void deleteTree(Path root) throws IOException {
+        try (Stream<Path> walk = Files.walk(root)) {
+            for (Path path : walk.sorted(java.util.Comparator.reverseOrder()).toList()) {
+                Files.deleteIfExists(path);
+            }
         }
     }
 
