@@ -1,5 +1,6 @@
 """The plot kinds of an axes (mixed into Axes): plot, scatter, bar, hist, pie, fill_between, errorbar, boxplot,
 axhline, text, annotate, imshow ... Each makes artists (lines.py, patches.py, collections.py ...) and adds them."""
+import builtins
 import math
 
 from matplotlib import _data, _refusal, _style, colors as _colors
@@ -273,7 +274,7 @@ class Plots:
                 raise ValueError('`bins` must be positive, when an integer')
             if bins > 100_000:
                 raise ValueError('hist(bins=%d): at most 100,000 bins are drawn here' % bins)
-            edges = [low + (high - low) * i / bins for i in builtins_range(bins + 1)]
+            edges = [low + (high - low) * i / bins for i in builtins.range(bins + 1)]
         else:
             edges = [float(v) for v in _data.sequence(bins, 'bins')]
         weight_sets = None
@@ -336,13 +337,13 @@ class Plots:
                     containers.append([polygon])
                 continue
             if stacked or len(counts_all) == 1:
-                widths = [(edges[i + 1] - edges[i]) * (rwidth or 1.0) for i in builtins_range(len(counts))]
-                starts = [edges[i] + (edges[i + 1] - edges[i] - widths[i]) / 2 for i in builtins_range(len(counts))]
+                widths = [(edges[i + 1] - edges[i]) * (rwidth or 1.0) for i in builtins.range(len(counts))]
+                starts = [edges[i] + (edges[i + 1] - edges[i] - widths[i]) / 2 for i in builtins.range(len(counts))]
                 bases = list(below) if stacked else [0.0] * len(counts)
             else:  # several datasets side by side in each bin
                 share = 1.0 / len(counts_all)
-                widths = [(edges[i + 1] - edges[i]) * share * (rwidth or 1.0) for i in builtins_range(len(counts))]
-                starts = [edges[i] + (edges[i + 1] - edges[i]) * share * k for i in builtins_range(len(counts))]
+                widths = [(edges[i + 1] - edges[i]) * share * (rwidth or 1.0) for i in builtins.range(len(counts))]
+                starts = [edges[i] + (edges[i + 1] - edges[i]) * share * k for i in builtins.range(len(counts))]
                 bases = [0.0] * len(counts)
             if orientation == 'vertical':
                 container = self.bar(starts, counts, widths, bottom=bases, align='edge', color=color_k,
@@ -633,10 +634,10 @@ class Plots:
         return self._span('x', xmin, xmax, kwargs)
 
     def _span(self, along, low, high, kwargs):
+        from matplotlib.patches import Span
         color = _pop_color(kwargs)
         kwargs.setdefault('facecolor', color or 'C0')
-        span = _Span(along, low, high, **kwargs)
-        return self._add(span)
+        return self._add(Span(along, low, high, **kwargs))
 
     def stem(self, *args, linefmt=None, markerfmt=None, basefmt=None, bottom=0, label=None, orientation='vertical'):
         from matplotlib.container import StemContainer
@@ -708,46 +709,3 @@ class Plots:
     psd = _unsupported('psd', 'compute the spectrum yourself and plot() it')
     inset_axes = _unsupported('inset_axes', 'use fig.add_axes([left, bottom, width, height])')
 
-
-import builtins as _builtins
-builtins_range = _builtins.range
-
-
-class _SpanBase:
-    pass
-
-
-def _make_span():
-    from matplotlib.patches import Patch
-
-    class Span(Patch):
-        """axhspan/axvspan: a band across the whole axes between two values of one axis."""
-
-        def __init__(self, along, low, high, **kwargs):
-            super().__init__(**kwargs)
-            self._along, self._low, self._high = along, low, high
-
-        def _limits(self):
-            return ([self._low, self._high], None) if self._along == 'x' else (None, [self._low, self._high])
-
-        def _wire(self, axes):
-            face, edge, width = self._colors()
-            if self._along == 'y':
-                (x0, x1), (y0, y1) = axes.get_xlim(), (axes.yaxis._number(self._low), axes.yaxis._number(self._high))
-            else:
-                (x0, x1), (y0, y1) = (axes.xaxis._number(self._low), axes.xaxis._number(self._high)), axes.get_ylim()
-            return [{'kind': 'polygon', 'x': [x0, x1, x1, x0], 'y': [y0, y0, y1, y1], 'face': face, 'edge': edge,
-                     'edge_width': width}]
-    return Span
-
-
-class _LazySpan:
-    _cls = None
-
-    def __call__(self, *args, **kwargs):
-        if _LazySpan._cls is None:
-            _LazySpan._cls = _make_span()
-        return _LazySpan._cls(*args, **kwargs)
-
-
-_Span = _LazySpan()

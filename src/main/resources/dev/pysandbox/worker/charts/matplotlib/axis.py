@@ -151,18 +151,18 @@ class Axis:
             if self._formatter is not None:
                 labels = self._formatter.format_ticks(ticks)
         else:
+            locator = self._locator or self._default_locator()
             if self._ticks is not None:
                 ticks = list(self._ticks)
             else:
-                locator = self._locator or self._default_locator()
                 ticks = locator.tick_values(min(low, high), max(low, high))
                 if len(ticks) > 1000:
                     raise RuntimeError('the %s axis would have %d ticks; set fewer' % (self.axis_name, len(ticks)))
-                locator = locator
             lo, hi = min(low, high), max(low, high)
             slack = (hi - lo) * 1e-9
             shown = [t for t in ticks if lo - slack <= t <= hi + slack]
-            formatter = self._formatter or self._default_formatter(self._locator or locals().get('locator'))
+            # The date formatter reads its format from the locator that placed the ticks.
+            formatter = self._formatter or self._default_formatter(locator)
             if self._ticklabels is not None:
                 labels = [str(l) for l in self._ticklabels] + [''] * max(0, len(ticks) - len(self._ticklabels))
                 offset = ''

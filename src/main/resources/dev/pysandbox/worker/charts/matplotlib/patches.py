@@ -192,6 +192,26 @@ class Polygon(Patch):
                  'edge_width': width}]
 
 
+class Span(Patch):
+    """axhspan/axvspan: a band across the whole axes between two values of one axis ('x' or 'y')."""
+
+    def __init__(self, along, low, high, **kwargs):
+        super().__init__(**kwargs)
+        self._along, self._low, self._high = along, low, high
+
+    def _limits(self):
+        return ([self._low, self._high], None) if self._along == 'x' else (None, [self._low, self._high])
+
+    def _wire(self, axes):
+        face, edge, width = self._colors()
+        if self._along == 'y':
+            (x0, x1), (y0, y1) = axes.get_xlim(), (axes.yaxis._number(self._low), axes.yaxis._number(self._high))
+        else:
+            (x0, x1), (y0, y1) = (axes.xaxis._number(self._low), axes.xaxis._number(self._high)), axes.get_ylim()
+        return [{'kind': 'polygon', 'x': [x0, x1, x1, x0], 'y': [y0, y0, y1, y1], 'face': face, 'edge': edge,
+                 'edge_width': width}]
+
+
 class FancyBboxPatch(Rectangle):
     pass
 
