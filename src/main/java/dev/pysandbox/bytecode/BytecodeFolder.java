@@ -8,6 +8,8 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.Comparator;
 import java.util.List;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
 import java.util.stream.Stream;
 
 import org.graalvm.polyglot.Context;
@@ -40,6 +42,12 @@ public final class BytecodeFolder {
     /** How the files are validated, in the stamp: a folder compiled another way is compiled again. */
     private static final String VALIDATION = "timestamp";
     private static final String LOCK = ".pysandbox-bytecode.lock";
+    /**
+     * One monitor per folder, for the threads of this JVM: a file lock is held by the whole JVM, so a second thread
+     * asking for it gets {@code OverlappingFileLockException} instead of waiting (a fresh machine's first build
+     * failed so, two test classes compiling the standard library at once, and both ran it from source).
+     */
+    private static final ConcurrentMap<Path, Object> IN_THIS_JVM = new ConcurrentHashMap<>();
 
     /** What became of a folder: it already had its bytecode, got it now, or could not get it (and runs from source). */
     public sealed interface Outcome {
@@ -68,7 +76,8 @@ public final class BytecodeFolder {
 
     /**
      * Compiles every module under {@code folder} unless its stamp says this GraalPy did already. Safe to call
-     * from several processes at once: they take turns on a lock file, and the later ones find the stamp.
+     * from several processes and threads at once: they take turns on a lock file (threads of one JVM first on a
+     * monitor), and the later ones find the stamp.
      *
      * @param graalPy the GraalPy that will read the files ({@link #version}); another version compiles anew
      */
@@ -88,6 +97,13 @@ public final class BytecodeFolder {
         if (!Files.isDirectory(folder)) {
             return new Outcome.Failed("no folder " + folder);
         }
+        Object turn = IN_THIS_JVM.computeIfAbsent(folder.toAbsolutePath().normalize(), f -> new Object());
+        synchronized (turn) {
+            return underFileLock(folder, graalPy, force);
+        }
+    }
+
+    private static Outcome underFileLock(Path folder, String graalPy, boolean force) {
         try (FileChannel channel = FileChannel.open(folder.resolve(LOCK), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
                 FileLock lock = channel.lock()) {
             Path stamp = folder.resolve(STAMP);

@@ -8,6 +8,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -29,6 +35,24 @@ class BytecodeFolderTest {
         assertTrue(Files.list(folder.resolve("__pycache__")).anyMatch(f -> f.getFileName().toString().startsWith("greeting.")));
         assertInstanceOf(BytecodeFolder.Outcome.AlreadyCompiled.class, BytecodeFolder.ensure(folder, GRAALPY));
         assertInstanceOf(BytecodeFolder.Outcome.Compiled.class, BytecodeFolder.ensure(folder, GRAALPY + " (another)"));
+    }
+
+    @Test
+    void threadsOfOneJvmTakeTurnsAndOnlyTheFirstCompiles() throws Exception {
+        Files.writeString(folder.resolve("shared.py"), "VALUE = 42\n");
+        List<Callable<BytecodeFolder.Outcome>> both = List.of(
+                () -> BytecodeFolder.ensure(folder, GRAALPY), () -> BytecodeFolder.ensure(folder, GRAALPY));
+        ExecutorService threads = Executors.newFixedThreadPool(2);
+        try {
+            List<BytecodeFolder.Outcome> outcomes = new ArrayList<>();
+            for (Future<BytecodeFolder.Outcome> outcome : threads.invokeAll(both)) {
+                outcomes.add(outcome.get());
+            }
+            assertEquals(1, outcomes.stream().filter(BytecodeFolder.Outcome.Compiled.class::isInstance).count(), outcomes::toString);
+            assertEquals(1, outcomes.stream().filter(BytecodeFolder.Outcome.AlreadyCompiled.class::isInstance).count(), outcomes::toString);
+        } finally {
+            threads.shutdownNow();
+        }
     }
 
     @Test
