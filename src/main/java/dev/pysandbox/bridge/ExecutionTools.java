@@ -105,15 +105,6 @@ final class ExecutionTools implements ToolCalls {
         }
     }
 
-    @Override
-    public synchronized boolean endIfUnused() {
-        if (!entries.isEmpty() || omitted > 0) {
-            return false;
-        }
-        finished = true;
-        return true;
-    }
-
     private String call(String tool, String params, Duration remaining, boolean raw) throws ToolFailure {
         Entry entry = begin(tool);
         try {
@@ -146,7 +137,7 @@ final class ExecutionTools implements ToolCalls {
 
     /** Records a call about to be made; refused once the execution's use of tools has ended. */
     private synchronized Entry begin(String tool) throws ToolFailure {
-        // Checked again here, under the lock endIfUnused holds, so that no call starts after it said none had.
+        // Checked again here, under the lock finish holds, so that no call starts after the execution ended.
         if (finished) {
             throw new ToolFailure(ToolErrorKind.NOT_CONFIGURED, "this call has ended");
         }

@@ -138,7 +138,7 @@ public record ServerConfig(
     /** None when every worker already has the JIT ({@code worker.jit=auto}): there is nowhere faster to move to. */
     private static LongCallSettings longCalls(Settings s) throws ConfigException {
         int workers = integer(s, "worker.jit-workers", 0, 16);
-        Duration after = Duration.ofMillis(integer(s, "worker.jit-move-after-millis", 100, 3_600_000));
+        Duration after = Duration.ofMillis(integer(s, "worker.jit-twin-after-millis", 100, 3_600_000));
         return workers == 0 || s.get("worker.jit").equals("auto") ? LongCallSettings.NONE : new LongCallSettings(workers, after);
     }
 

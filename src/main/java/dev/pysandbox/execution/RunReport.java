@@ -92,13 +92,12 @@ public record RunReport(
     }
 
     /**
-     * This report of a call moved to another worker after running {@code secondsBefore} where it started: its
-     * time counts those seconds, and a timeout names the caller's {@code timeout}, not the {@code movedLimit}
-     * the moved call had left.
+     * This report of a run started {@code secondsBefore} after its call (a twin on another worker): its time counts
+     * those seconds, and a timeout names the caller's {@code timeout}, not the {@code limit} the run had left.
      */
-    public RunReport movedAfter(double secondsBefore, Duration movedLimit, Duration timeout) {
+    public RunReport startedAfter(double secondsBefore, Duration limit, Duration timeout) {
         String message = status == Status.TIMEOUT && errorMessage != null
-                ? errorMessage.replace(timedOutAfter(movedLimit), timedOutAfter(timeout))
+                ? errorMessage.replace(timedOutAfter(limit), timedOutAfter(timeout))
                 : errorMessage;
         return new RunReport(status, stdout, stderr, exitCode, executionTime + secondsBefore, message, result,
                 truncated, files, filesOmitted, missingModules, images, imagesOmitted);

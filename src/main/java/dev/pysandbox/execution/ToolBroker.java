@@ -37,15 +37,6 @@ public interface ToolBroker {
          */
         List<ToolCall> finish(ToolErrorKind inFlightError);
 
-        /**
-         * Ends the execution's use of tools if it has called none yet (list, search and describe act on nothing
-         * and do not count): later requests are refused, so nothing this execution does can reach another
-         * server from now on. A call that is to run again elsewhere must have done nothing outside its context.
-         *
-         * @return whether it had called none, and is now ended
-         */
-        boolean endIfUnused();
-
         /** How many calls were made beyond those {@link #finish} lists. */
         int omitted();
 
@@ -67,11 +58,6 @@ public interface ToolBroker {
                 @Override
                 public List<ToolCall> finish(ToolErrorKind inFlightError) {
                     return List.of();
-                }
-
-                @Override
-                public boolean endIfUnused() {
-                    return true;
                 }
 
                 @Override

@@ -38,11 +38,6 @@ final class FirstToolCall implements ToolCalls {
     }
 
     @Override
-    public boolean endIfUnused() {
-        return calls.endIfUnused();
-    }
-
-    @Override
     public int omitted() {
         return calls.omitted();
     }

@@ -6,97 +6,103 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.LongSupplier;
+import java.util.function.Supplier;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import dev.pysandbox.execution.ExecutionRequest;
-import dev.pysandbox.execution.ToolBroker;
 import dev.pysandbox.execution.ToolBroker.ToolCalls;
+import dev.pysandbox.supervisor.TwinRace.Run;
 
 /**
- * Moves a call that outruns the interpreter to an idle JIT worker ({@link WorkerRole#LONG_CALLS}): once it has
- * run {@code moveAfter} on its general worker, it is cancelled there and starts again on the JIT worker, with
- * the time its timeout leaves. Long CPU-bound code then runs at about CPython's speed instead of an order of
- * magnitude slower (BENCHMARKS.md, "Long calls move to a JIT worker").
+ * Gives a call that outruns the interpreter a twin on an idle JIT worker ({@link WorkerRole#LONG_CALLS}): once it
+ * has run {@code twinAfter} on its general worker, the same request starts on the JIT worker with the time its
+ * timeout leaves, while the first run goes on. The first to finish answers and the other is cancelled
+ * ({@link TwinRace}). Long CPU-bound code then runs at about CPython's speed instead of an order of magnitude slower,
+ * and a call that was about to finish on the interpreter loses nothing it had done (BENCHMARKS.md, "Long calls
+ * and their twins").
  *
- * <p>Only a call that nothing outside its context can tell apart from a fresh start may move: no session (its
- * state lives in its worker) and no tool calls made (they act on the operator's other servers; a second run would
- * repeat them), which {@link ToolCalls#endIfUnused} decides at the moment of the move, so that none can start
- * after it. Its output so far is discarded with the context it ran in.
+ * <p>Only a call that nothing outside its context can see running twice gets a twin: no session (its state lives
+ * in its worker), and no call of the operator's tools (they act on other servers), which the race enforces: the
+ * first run to call one owns the call. Each run has its own scratch space, and only the owner's files are returned.
  */
 final class LongCalls {
     private static final Logger log = LoggerFactory.getLogger(LongCalls.class);
-    /** Below this much time left, a move would cost more than it could win: the call stays. */
+    /** Below this much time left, a twin would cost more than it could win: the call runs alone. */
     static final Duration LEAST_TIME_LEFT = Duration.ofSeconds(1);
-    /** How often a call past {@code moveAfter} looks again for an idle JIT worker. */
+    /** How often a call past {@code twinAfter} looks again for an idle JIT worker. */
     private static final long RETRY_MILLIS = 250;
 
     private final WorkerPool pool;
-    private final Duration moveAfter;
-    private final ToolBroker tools;
+    private final Duration twinAfter;
     private final LongSupplier callIds;
 
-    LongCalls(WorkerPool pool, Duration moveAfter, ToolBroker tools, LongSupplier callIds) {
+    LongCalls(WorkerPool pool, Duration twinAfter, LongSupplier callIds) {
         this.pool = pool;
-        this.moveAfter = moveAfter;
-        this.tools = tools;
+        this.twinAfter = twinAfter;
         this.callIds = callIds;
     }
 
-    /** Whether this request may move (see the class comment), given that the pool has somewhere to move it. */
-    boolean mayMove(ExecutionRequest request) {
-        return request.sessionId() == null && pool.hasLongCallSlots();
+    /** The race of a request that may get a twin (see the class comment); null for one that never does. */
+    TwinRace raceFor(ExecutionRequest request) {
+        return request.sessionId() == null && pool.hasLongCallSlots() ? new TwinRace() : null;
     }
 
     /**
-     * How call {@code id}, sent to {@code worker} at {@code sentNanos}, ran: on that worker, or on a JIT worker if
-     * the call moved.
+     * How call {@code id}, sent to {@code worker} at {@code sentNanos} with {@code race}'s first gate on its tools,
+     * ended: its own answer, or its twin's if that finished first.
      *
-     * @throws InterruptedException if the caller stopped waiting: a moved call is cancelled here, one that did not
-     *                              move is the caller's to cancel on {@code worker}
+     * @param twinTools the tools for a twin, behind {@code race}'s gate for it
+     * @throws InterruptedException if the caller stopped waiting: a twin is cancelled here, the first run is the
+     *                              caller's to cancel on {@code worker}
      */
-    WorkerRun await(WorkerProcess worker, long id, ExecutionRequest request, ToolCalls toolCalls, long sentNanos,
-            CompletableFuture<WorkerRun> answer) throws InterruptedException, ExecutionException {
-        long moveAt = sentNanos + moveAfter.toNanos();
+    WorkerRun await(WorkerProcess worker, long id, ExecutionRequest request, TwinRace race,
+            Supplier<ToolCalls> twinTools, long sentNanos, CompletableFuture<WorkerRun> answer)
+            throws InterruptedException, ExecutionException {
+        answer.whenComplete((run, error) -> race.finished(Run.FIRST, run, error));
+        long twinAt = sentNanos + twinAfter.toNanos();
         while (true) {
             try {
-                return answer.get(Math.max(0, moveAt - System.nanoTime()), TimeUnit.NANOSECONDS);
+                return race.answer().get(Math.max(0, twinAt - System.nanoTime()), TimeUnit.NANOSECONDS);
             } catch (TimeoutException e) {
-                // still running: move it if there is time and a JIT worker
+                // still running: start a twin if there is time and a JIT worker
             }
             long ranNanos = System.nanoTime() - sentNanos;
             Duration left = request.timeout().minusNanos(ranNanos);
             if (left.compareTo(LEAST_TIME_LEFT) < 0) {
-                return answer.get();
+                return race.answer().get();
             }
             WorkerProcess jit = pool.tryAcquireForLongCall();
             if (jit == null) {
-                moveAt = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(RETRY_MILLIS);
+                twinAt = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(RETRY_MILLIS);
                 continue;
             }
-            if (answer.isDone() || !toolCalls.endIfUnused()) { // finished meanwhile, or it reached another server
+            if (!race.openForTwin()) { // finished meanwhile, or it called a tool
                 pool.release(jit);
-                return answer.get();
+                return race.answer().get();
             }
-            // Its worker answers the cancel in its own time and goes back to the pool then (Sandbox.runOn).
-            worker.cancel(id);
-            log.info("call {} ran {} ms on {}; moving it to {}", id, ranNanos / 1_000_000, worker.name(), jit.name());
-            return runMoved(jit, request, left, ranNanos / 1e9);
+            race.onLoss(Run.FIRST, () -> worker.cancel(id));
+            log.info("call {} has run {} ms on {}; its twin starts on {}", id, ranNanos / 1_000_000, worker.name(),
+                    jit.name());
+            return runTwin(jit, request, race, twinTools.get(), left, ranNanos / 1e9);
         }
     }
 
-    /** Runs the request again on {@code jit} within {@code left}; its report counts the time it ran before. */
-    private WorkerRun runMoved(WorkerProcess jit, ExecutionRequest request, Duration left, double secondsBefore)
-            throws InterruptedException, ExecutionException {
-        long id = callIds.getAsLong();
-        ExecutionRequest moved = request.withTimeout(left);
-        CompletableFuture<WorkerRun> answer = jit.execute(id, moved, tools.open(moved.tools()));
-        answer.whenComplete((result, error) -> pool.release(jit));
+    /** Starts the twin on {@code jit} within {@code left}; its report counts the time the call ran before it. */
+    private WorkerRun runTwin(WorkerProcess jit, ExecutionRequest request, TwinRace race, ToolCalls tools,
+            Duration left, double secondsBefore) throws InterruptedException, ExecutionException {
+        long twinId = callIds.getAsLong();
+        CompletableFuture<WorkerRun> twin = jit.execute(twinId, request.withTimeout(left), tools);
+        race.onLoss(Run.TWIN, () -> jit.cancel(twinId));
+        twin.whenComplete((run, error) -> {
+            pool.release(jit);
+            race.finished(Run.TWIN, run == null ? null : run.startedAfter(secondsBefore, left, request.timeout()), error);
+        });
         try {
-            return answer.get().movedAfter(secondsBefore, left, request.timeout());
+            return race.answer().get();
         } catch (InterruptedException e) {
-            jit.cancel(id);
+            jit.cancel(twinId);
             throw e;
         }
     }

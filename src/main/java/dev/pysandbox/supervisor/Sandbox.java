@@ -14,6 +14,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
+import java.util.function.Supplier;
 import java.util.function.ToIntFunction;
 
 import org.slf4j.Logger;
@@ -99,7 +100,7 @@ public final class Sandbox implements AutoCloseable {
         int longCallWorkers = launcher.startsLongCallWorkers() ? settings.longCalls().workers() : 0;
         this.pool = new WorkerPool(settings.workers(), longCallWorkers, settings.maxCallsPerWorker(), launcher, timers,
                 settings.killGrace(), settings.workerStartup(), sessions::workerGone, this::publish);
-        this.longCalls = new LongCalls(pool, settings.longCalls().moveAfter(), tools, callIds::incrementAndGet);
+        this.longCalls = new LongCalls(pool, settings.longCalls().twinAfter(), callIds::incrementAndGet);
         long sweepMillis = Math.clamp(settings.sessions().idleTimeout().toMillis() / 4, 100, 30_000);
         timers.scheduleWithFixedDelay(sessions::expireIdle, sweepMillis, sweepMillis, TimeUnit.MILLISECONDS);
     }
@@ -423,17 +424,21 @@ public final class Sandbox implements AutoCloseable {
         phases.accept(CallPhase.RUNNING);
         long id = callIds.incrementAndGet();
         long sent = System.nanoTime();
-        ToolCalls toolCalls = new FirstToolCall(tools.open(request.tools()), () -> phases.accept(CallPhase.CALLED_A_TOOL));
+        Supplier<ToolCalls> openTools = () -> new FirstToolCall(tools.open(request.tools()),
+                () -> phases.accept(CallPhase.CALLED_A_TOOL));
+        TwinRace race = request instanceof ExecutionRequest execution ? longCalls.raceFor(execution) : null;
+        ToolCalls toolCalls = race == null ? openTools.get() : race.gate(TwinRace.Run.FIRST, openTools.get());
         CompletableFuture<WorkerRun> answer = worker.execute(id, request, toolCalls);
         if (release) {
             answer.whenComplete((run, error) -> pool.release(worker));
         }
         WorkerRun run;
         try {
-            // A call that moved is cancelled on its JIT worker by LongCalls; the one below, for where it started,
-            // then repeats a cancel that worker has had, which is harmless.
-            run = request instanceof ExecutionRequest execution && longCalls.mayMove(execution)
-                    ? longCalls.await(worker, id, execution, toolCalls, sent, answer)
+            // A twin is cancelled on its JIT worker by LongCalls; the first run, here, where it started, which may
+            // repeat a cancel that worker has had when the twin won, which is harmless.
+            run = race != null
+                    ? longCalls.await(worker, id, (ExecutionRequest) request, race,
+                            () -> race.gate(TwinRace.Run.TWIN, openTools.get()), sent, answer)
                     : answer.get();
         } catch (InterruptedException e) {
             worker.cancel(id);

@@ -28,8 +28,8 @@ record WorkerRun(RunReport report, List<ToolCall> toolCalls, int toolCallsOmitte
         return !toolCalls.isEmpty() || toolCallsOmitted > 0;
     }
 
-    /** This run, moved to another worker after {@code secondsBefore} where it started (see {@link LongCalls}). */
-    WorkerRun movedAfter(double secondsBefore, Duration movedLimit, Duration timeout) {
-        return new WorkerRun(report.movedAfter(secondsBefore, movedLimit, timeout), toolCalls, toolCallsOmitted);
+    /** This run, a twin started {@code secondsBefore} after its call, within {@code limit} (see {@link LongCalls}). */
+    WorkerRun startedAfter(double secondsBefore, Duration limit, Duration timeout) {
+        return new WorkerRun(report.startedAfter(secondsBefore, limit, timeout), toolCalls, toolCallsOmitted);
     }
 }

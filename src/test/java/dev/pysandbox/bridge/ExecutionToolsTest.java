@@ -52,22 +52,6 @@ class ExecutionToolsTest {
     }
 
     @Test
-    void anExecutionThatHasCalledNoToolCanEndItsToolsAndThenCallsNone() {
-        ToolCalls calls = codeMode.open(new ToolGrant(true, null, 10));
-        calls.handle(ToolOp.LIST, "", null, TIME); // discovery reaches no tool
-        assertTrue(calls.endIfUnused());
-        assertEquals("not_configured", error(calls.handle(ToolOp.CALL, "stub.echo", "{}", TIME)).get("kind"));
-        assertEquals(List.of(), calls.finish(ToolErrorKind.ABANDONED), "nothing reached a server");
-    }
-
-    @Test
-    void anExecutionThatHasCalledAToolCannotEndItsToolsUnused() {
-        ToolCalls calls = codeMode.open(new ToolGrant(true, null, 10));
-        calls.handle(ToolOp.CALL, "stub.echo", "{}", TIME);
-        assertFalse(calls.endIfUnused());
-    }
-
-    @Test
     void attackAWorkerSendingAHugeOperationOrNameIsAnsweredWithoutAnEcho() {
         // The worker's bridge refuses these first; the supervisor trusts no worker and refuses them again.
         ToolCalls calls = codeMode.open(new ToolGrant(true, null, 10));

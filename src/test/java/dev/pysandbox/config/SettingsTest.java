@@ -60,12 +60,12 @@ class SettingsTest {
     void longCallsMoveToJitWorkersOnlyWhenAskedAndNeverWhenEveryWorkerHasTheJit() throws Exception {
         assertEquals(LongCallSettings.NONE, ServerConfig.from(Settings.defaults()).longCalls(), "off by default");
         Settings asked = Settings.defaults().with("worker.jit-workers", "1", "test")
-                .with("worker.jit-move-after-millis", "5000", "test");
+                .with("worker.jit-twin-after-millis", "5000", "test");
         assertEquals(new LongCallSettings(1, Duration.ofSeconds(5)), ServerConfig.from(asked).longCalls());
         assertEquals(LongCallSettings.NONE, ServerConfig.from(asked.with("worker.jit", "auto", "test")).longCalls());
         ConfigException tooSoon = assertThrows(ConfigException.class, () -> ServerConfig.from(
-                asked.with("worker.jit-move-after-millis", "10", "test")));
-        assertTrue(tooSoon.getMessage().contains("worker.jit-move-after-millis must be between 100"), tooSoon.getMessage());
+                asked.with("worker.jit-twin-after-millis", "10", "test")));
+        assertTrue(tooSoon.getMessage().contains("worker.jit-twin-after-millis must be between 100"), tooSoon.getMessage());
     }
 
     @Test

@@ -14,10 +14,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
 
 /**
- * Calls that outrun the interpreter move to the JIT worker (worker.jit-workers, on by default): the real server,
- * its interpreter-only worker and its JIT worker. The rules of moving (time left, sessions, tool calls) are
- * SandboxTest's, against in-memory workers; this shows the move end to end, where only real workers can show it:
- * which runtime answered, and that the caller sees one run.
+ * Calls that outrun the interpreter get a twin on the JIT worker (worker.jit-workers): the real server, its
+ * interpreter-only worker and its JIT worker. The rules of twins (time left, sessions, tool calls, who wins) are
+ * SandboxTest's, against in-memory workers; this shows them end to end, where only real workers can show it: which
+ * runtime answered, that the caller sees one run, and that the worker whose run lost serves the next call.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class LongCallsIT {
@@ -30,15 +30,24 @@ class LongCallsIT {
                 pass
             print('.'.join(map(str, sys.implementation.version[:3])))
             """;
+    /** Runs for half a second on the JIT worker's GraalPy (25.0), 30 s on the general workers' (25.2). */
+    private static final String FASTER_ON_THE_JIT = """
+            import sys, time
+            print('start')
+            t = time.monotonic()
+            while time.monotonic() - t < (0.5 if sys.implementation.version[:2] == (25, 0) else 30):
+                pass
+            print('.'.join(map(str, sys.implementation.version[:3])))
+            """;
 
     private static final String TAG = "pysandbox.it.long-calls=" + ProcessHandle.current().pid();
     private static SandboxServer server;
 
-    /** One interpreter-only worker and the JIT worker, moving after a second, tagged for finding their processes. */
+    /** One interpreter-only worker and the JIT worker, twins after a second, tagged for finding their processes. */
     @BeforeAll
     static void start() throws InterruptedException {
         WorkerRuntimeIT.assumeTheBuildPreparedTheWorkerRuntime();
-        server = SandboxServer.start("--workers=1", "--worker.jit-workers=1", "--worker.jit-move-after-millis=1000",
+        server = SandboxServer.start("--workers=1", "--worker.jit-workers=1", "--worker.jit-twin-after-millis=1000",
                 "--worker.jvm-options=-D" + TAG, SandboxServer.SHORT_WARM_UP);
         long deadline = System.nanoTime() + 180_000_000_000L;
         while (server.log.stream().noneMatch(line -> line.contains("jit-worker-1.1") && line.contains("is ready"))) {
@@ -54,21 +63,33 @@ class LongCallsIT {
         }
     }
 
-    private static long moves() {
-        return server.log.stream().filter(line -> line.contains("moving it to")).count();
+    private static long twins() {
+        return server.log.stream().filter(line -> line.contains("its twin starts on")).count();
     }
 
     @Test
     @Order(3)
-    void aCallStillRunningAfterTheMoveDelayAnswersFromTheJitWorkerAsOneRun() {
-        Map<String, Object> result = server.execute(Map.of("language", "python", "code", BUSY, "timeout", 60));
+    void aCallStillRunningAfterTheDelayGetsATwinWhichAnswersAsOneRunWhenItFinishesFirst() throws Exception {
+        long before = twins();
+        Map<String, Object> result = server.execute(Map.of("language", "python", "code", FASTER_ON_THE_JIT, "timeout", 60));
         assertEquals("success", result.get("status"), result::toString);
-        // The first run printed "start" too; its output went with its context.
-        assertEquals("start\n" + System.getProperty("graalpy.jit.version") + "\n", result.get("stdout"));
-        assertTrue(((Number) result.get("execution_time")).doubleValue() >= 4.0,
-                "the time counts the second before the move: " + result.get("execution_time"));
-        assertTrue(server.log.stream().anyMatch(line -> line.contains("moving it to jit-worker-1.1")), "logged");
-        assertEquals("1\n", server.python("print(1)").get("stdout"), "the general worker serves the next call");
+        assertEquals("start\n" + System.getProperty("graalpy.jit.version") + "\n", result.get("stdout"), "one run's output");
+        assertTrue(((Number) result.get("execution_time")).doubleValue() >= 1.5,
+                "the time counts the second before the twin: " + result.get("execution_time"));
+        assertEquals(before + 1, twins(), "logged");
+        assertEquals("1\n", server.python("print(1)").get("stdout"), "the general worker, whose run lost, serves the next call");
+    }
+
+    @Test
+    @Order(4)
+    void aCallThatFinishesFirstWhereItStartedLosesNothingToItsTwin() throws Exception {
+        long before = twins();
+        Map<String, Object> result = server.execute(Map.of("language", "python", "code", BUSY, "timeout", 60));
+        assertEquals("start\n" + System.getProperty("graalpy.version") + "\n", result.get("stdout"), result::toString);
+        assertEquals(before + 1, twins(), "it had a twin, which lost: " + server.log);
+        Map<String, Object> next = server.execute(Map.of("language", "python", "code", FASTER_ON_THE_JIT, "timeout", 60));
+        assertEquals("start\n" + System.getProperty("graalpy.jit.version") + "\n", next.get("stdout"),
+                "the JIT worker, whose run lost, takes the next twin: " + next);
     }
 
     /** First, while each worker is the one the server started. */
@@ -83,13 +104,13 @@ class LongCallsIT {
         }
     }
 
-    /** Before any call has moved. */
+    /** Before any call has had a twin. */
     @Test
     @Order(2)
     void aSessionCallStaysOnTheWorkerThatHoldsItsState() {
         Map<String, Object> result = server.execute(Map.of("language", "python", "code", BUSY, "timeout", 60,
                 "session_id", "kept"));
         assertEquals("start\n" + System.getProperty("graalpy.version") + "\n", result.get("stdout"), result::toString);
-        assertEquals(0, moves(), "nothing moved: " + server.log);
+        assertEquals(0, twins(), "no twin: " + server.log);
     }
 }

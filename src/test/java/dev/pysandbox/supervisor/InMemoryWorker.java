@@ -47,6 +47,11 @@ import dev.pysandbox.wire.WireCodec;
  *   <li>{@code long}: CPU-bound code that outruns the interpreter: a general worker answers it only when it is
  *       cancelled, a JIT worker at once, naming its time limit; {@code long-timeout} is answered {@code timeout}
  *       by a JIT worker;</li>
+ *   <li>{@code race GENERAL JIT}: a call that does one thing on a general worker and another on a JIT worker, for
+ *       the twins of long calls, each one of: {@code wait} (runs until cancelled), {@code ok:MS} (succeeds after MS
+ *       ms, printing which worker ran it), {@code fail} (fails at once, as code that imports a module the JIT's
+ *       GraalPy lacks), {@code tool:MS} (calls the tool {@code stub.echo} after MS ms, then succeeds when it is
+ *       answered), {@code tool-wait:MS} (the same, then runs until cancelled);</li>
  *   <li>{@code fail-on NAME}: answers {@code execution_error} on the worker of that name, success elsewhere (code
  *       that does not end the same way when run again);</li>
  *   <li>{@code missing A B ...}: answers with success, reporting that the code imported the modules named missing;</li>
@@ -81,6 +86,8 @@ final class InMemoryWorker extends Process {
     private final CompletableFuture<Integer> exit = new CompletableFuture<>();
     /** Calls started with {@code sleep}, answered when cancelled. */
     private final Set<Long> sleeping = ConcurrentHashMap.newKeySet();
+    /** What a call that called a tool does when the tool's answer comes, by call. */
+    private final Map<Long, Runnable> toolWaiters = new ConcurrentHashMap<>();
     /** Every command the supervisor sent, as JSON objects, in order. */
     private final BlockingQueue<Map<String, Object>> commands = new LinkedBlockingQueue<>();
 
@@ -152,6 +159,12 @@ final class InMemoryWorker extends Process {
         switch ((String) command.get("type")) {
             case "execute", "validate" -> call(id, (String) command.get("code"), (String) command.get("session"),
                     command.get("timeoutMillis") instanceof Number millis ? millis.longValue() : 0);
+            case "tool-result" -> {
+                Runnable waiting = toolWaiters.remove(id);
+                if (waiting != null) {
+                    waiting.run();
+                }
+            }
             case "cancel" -> {
                 if (sleeping.remove(id)) {
                     send(result(id, new RunReport(Status.EXECUTION_ERROR, "", "", 1, 0.01, "Cancelled", null,
@@ -228,7 +241,10 @@ final class InMemoryWorker extends Process {
             }
             default -> {
                 send(started(id));
-                if (code.startsWith("missing ")) {
+                if (code.startsWith("race ")) {
+                    String[] actions = code.split(" ");
+                    race(id, name.startsWith(WorkerRole.LONG_CALLS.namePrefix()) ? actions[2] : actions[1]);
+                } else if (code.startsWith("missing ")) {
                     send(result(id, new RunReport(Status.SUCCESS, "", "", 0, 0.01, null, null, null, List.of(), 0,
                             List.of(code.substring("missing ".length()).split(" "))), false));
                 } else if (code.equals("fail-on " + name)) {
@@ -239,6 +255,28 @@ final class InMemoryWorker extends Process {
                 }
             }
         }
+    }
+
+    /** One run of a {@code race} call: what {@code action} says (see the class comment). */
+    private void race(long id, String action) {
+        String[] parts = action.split(":");
+        long after = parts.length > 1 ? Long.parseLong(parts[1]) : 0;
+        switch (parts[0]) {
+            case "wait" -> sleeping.add(id);
+            case "fail" -> send(result(id, new RunReport(Status.EXECUTION_ERROR, "", "", 1, 0.01,
+                    "ModuleNotFoundError: No module named 'pyexpat'", null, null), false));
+            case "ok" -> later(after, () -> send(result(id, success(name + " finished"), false)));
+            case "tool", "tool-wait" -> later(after, () -> {
+                toolWaiters.put(id, parts[0].equals("tool") ? () -> send(result(id, success(name + " called a tool"), false))
+                        : () -> sleeping.add(id));
+                send(Map.of("type", "tool-call", "id", id, "seq", 1, "op", "call", "tool", "stub.echo", "params", "{}"));
+            });
+            default -> throw new IllegalArgumentException("no race action " + action);
+        }
+    }
+
+    private static void later(long millis, Runnable action) {
+        CompletableFuture.delayedExecutor(millis, TimeUnit.MILLISECONDS).execute(action);
     }
 
     private static RunReport success(String stdout) {

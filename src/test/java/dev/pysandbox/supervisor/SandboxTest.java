@@ -55,7 +55,7 @@ class SandboxTest {
         return sandbox;
     }
 
-    /** A sandbox of one general worker and one JIT worker for long calls, moving calls after 100 ms. */
+    /** A sandbox of one general worker and one JIT worker for long calls, starting twins after 100 ms. */
     private Sandbox sandboxWithJitWorker() throws InterruptedException {
         return sandboxWithJitWorker(ToolBroker.OFF);
     }
@@ -341,21 +341,45 @@ class SandboxTest {
     }
 
     @Test
-    void aFreshCallStillRunningAfterTheMoveDelayStartsAgainOnTheJitWorkerWithTheTimeItHasLeft() throws Exception {
+    void aFreshCallStillRunningAfterTheDelayGetsATwinOnTheJitWorkerWithTheTimeItHasLeftAndTheFirstToFinishAnswers()
+            throws Exception {
         sandboxWithJitWorker();
         InMemoryWorker general = workers.awaitLaunched("worker-1.1");
         ExecutionResult result = sandbox.execute(new ExecutionRequest("long", "", Duration.ofSeconds(5), null, "<string>"));
         assertTrue(result.stdout().startsWith("jit-worker-1.1 ran long in "), result.stdout());
-        long movedLimit = Long.parseLong(result.stdout().replaceAll("\\D+", " ").trim().split(" ")[2]);
-        assertTrue(movedLimit <= 4_900 && movedLimit > 1_000, "the time left, not the whole timeout: " + movedLimit);
-        assertTrue(result.executionTime() >= 0.1, "counts the time before the move: " + result.executionTime());
+        long twinLimit = Long.parseLong(result.stdout().replaceAll("\\D+", " ").trim().split(" ")[2]);
+        assertTrue(twinLimit <= 4_900 && twinLimit > 1_000, "the time left, not the whole timeout: " + twinLimit);
+        assertTrue(result.executionTime() >= 0.1, "counts the time before the twin: " + result.executionTime());
         Map<String, Object> execute = general.nextCommand("execute");
-        assertEquals(execute.get("id"), general.nextCommand("cancel").get("id"), "the first run is stopped");
+        assertEquals(execute.get("id"), general.nextCommand("cancel").get("id"), "the first run, which lost, is stopped");
         assertEquals("worker-1.1 ran print(1)\n", run("print(1)").stdout(), "and its worker serves the next call");
     }
 
     @Test
-    void aMovedCallThatTimesOutNamesTheCallersTimeout() throws Exception {
+    void aCallThatFinishesFirstWhereItStartedAnswersAndItsTwinIsCancelled() throws Exception {
+        sandboxWithJitWorker();
+        InMemoryWorker jit = workers.awaitLaunched("jit-worker-1.1");
+        ExecutionResult result = run("race ok:600 wait");
+        assertEquals("worker-1.1 finished\n", result.stdout(), "nothing the first run did is lost");
+        Map<String, Object> twin = jit.nextCommand("execute");
+        assertEquals(twin.get("id"), jit.nextCommand("cancel").get("id"), "the twin is stopped");
+        assertTrue(run("long").stdout().startsWith("jit-worker-1.1 ran long"), "and the JIT worker takes the next twin");
+    }
+
+    @Test
+    void aTwinThatFailsWithdrawsAndTheFirstRunAnswers() throws Exception {
+        // The twin runs on another GraalPy, which lacks modules the first run may use (pyexpat).
+        sandboxWithJitWorker();
+        InMemoryWorker jit = workers.awaitLaunched("jit-worker-1.1");
+        ExecutionResult result = run("race ok:600 fail");
+        assertEquals(Status.SUCCESS, result.status(), result::toString);
+        assertEquals("worker-1.1 finished\n", result.stdout());
+        jit.nextCommand("execute");
+        assertTrue(jit.noCommandWaiting(), "the twin had ended: nothing to cancel");
+    }
+
+    @Test
+    void aTwinThatTimesOutNamesTheCallersTimeout() throws Exception {
         sandboxWithJitWorker();
         ExecutionResult result = sandbox.execute(new ExecutionRequest("long-timeout", "", Duration.ofSeconds(5), null,
                 "<string>"));
@@ -364,25 +388,52 @@ class SandboxTest {
     }
 
     @Test
-    void aCallInASessionOrWithLittleTimeLeftIsNeverMoved() throws Exception {
+    void aCallInASessionOrWithLittleTimeLeftNeverGetsATwin() throws Exception {
         sandboxWithJitWorker();
-        assertNeverMoved(new ExecutionRequest("long", "", Duration.ofSeconds(2), "s", "<string>"));
-        assertNeverMoved(new ExecutionRequest("long", "", Duration.ofSeconds(1), null, "<string>"));
+        assertNoTwin(new ExecutionRequest("long", "", Duration.ofSeconds(2), "s", "<string>"));
+        assertNoTwin(new ExecutionRequest("long", "", Duration.ofSeconds(1), null, "<string>"));
     }
 
     @Test
-    void aCallThatHasCalledAToolIsNeverMoved() throws Exception {
-        // Tools whose execution has called one: a second run would call it again.
-        SeenToolCalls used = new SeenToolCalls();
-        used.handle(ToolOp.CALL, "stub.echo", "{}", Duration.ofSeconds(1));
-        sandboxWithJitWorker(grant -> used);
-        assertNeverMoved(new ExecutionRequest("long", "", Duration.ofSeconds(2), null, "<string>", Map.of(), null, null,
-                new ToolGrant(true, null, 5)));
-        assertTrue(used.askedIfUnused.get() > 0, "asked at the moment of the move");
+    void aCallThatHasCalledAToolBeforeTheDelayNeverGetsATwin() throws Exception {
+        SeenToolCalls seen = new SeenToolCalls();
+        sandboxWithJitWorker(grant -> seen);
+        assertNoTwin(withTools("race tool-wait:0 ok:0", Duration.ofSeconds(2)));
+        assertEquals(List.of(ToolOp.CALL), seen.ops, "the tool was called once");
     }
 
-    /** Runs a "long" call, which the general worker never answers: the supervisor's deadline does, killing it. */
-    private void assertNeverMoved(ExecutionRequest request) throws InterruptedException {
+    @Test
+    void theFirstRunToCallAToolOwnsTheCallAndItsTwinIsCancelledBeforeItCanCallOne() throws Exception {
+        SeenToolCalls seen = new SeenToolCalls();
+        sandboxWithJitWorker(grant -> seen);
+        InMemoryWorker jit = workers.awaitLaunched("jit-worker-1.1");
+        ExecutionResult result = sandbox.execute(withTools("race tool:500 tool:1500", Duration.ofSeconds(5)), null,
+                phase -> { });
+        assertEquals("worker-1.1 called a tool\n", result.stdout(), result::toString);
+        Map<String, Object> twin = jit.nextCommand("execute");
+        assertEquals(twin.get("id"), jit.nextCommand("cancel").get("id"), "the twin is stopped when the first run calls");
+        Thread.sleep(1_500); // the twin's own call, had it not been stopped, would have come by now
+        assertEquals(List.of(ToolOp.CALL), seen.ops, "the tool was called once, by the run that owns the call");
+    }
+
+    @Test
+    void aTwinThatCallsAToolFirstOwnsTheCallAndTheFirstRunIsCancelled() throws Exception {
+        SeenToolCalls seen = new SeenToolCalls();
+        sandboxWithJitWorker(grant -> seen);
+        InMemoryWorker general = workers.awaitLaunched("worker-1.1");
+        ExecutionResult result = sandbox.execute(withTools("race wait tool:0", Duration.ofSeconds(5)), null, phase -> { });
+        assertEquals("jit-worker-1.1 called a tool\n", result.stdout(), result::toString);
+        Map<String, Object> first = general.nextCommand("execute");
+        assertEquals(first.get("id"), general.nextCommand("cancel").get("id"), "the first run is stopped");
+        assertEquals(List.of(ToolOp.CALL), seen.ops);
+    }
+
+    private static ExecutionRequest withTools(String code, Duration timeout) {
+        return new ExecutionRequest(code, "", timeout, null, "<string>", Map.of(), null, null, new ToolGrant(true, null, 5));
+    }
+
+    /** Runs a call the general worker never answers: the supervisor's deadline does, killing it. */
+    private void assertNoTwin(ExecutionRequest request) throws InterruptedException {
         InMemoryWorker jit = workers.awaitLaunched("jit-worker-1.1");
         ExecutionResult result = sandbox.execute(request, null, phase -> { });
         assertEquals(Status.TIMEOUT, result.status(), result::toString);

@@ -3,7 +3,6 @@ package dev.pysandbox.supervisor;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.atomic.AtomicInteger;
 
 import dev.pysandbox.execution.ToolBroker.ToolCalls;
 import dev.pysandbox.execution.ToolCall;
@@ -12,13 +11,11 @@ import dev.pysandbox.execution.ToolOp;
 import dev.pysandbox.execution.ToolReply;
 
 /**
- * Tools that answer every request with the same value and remember the operations and time they were given, and
- * how often they were asked whether a tool was called ({@link #endIfUnused}: not once a call or raw call was made).
+ * Tools that answer every request with the same value and remember the operations and time they were given.
  */
 final class SeenToolCalls implements ToolCalls {
     final List<ToolOp> ops = new CopyOnWriteArrayList<>();
     final List<Duration> times = new CopyOnWriteArrayList<>();
-    final AtomicInteger askedIfUnused = new AtomicInteger();
 
     @Override
     public String handle(ToolOp op, String tool, String params, Duration remaining) {
@@ -30,12 +27,6 @@ final class SeenToolCalls implements ToolCalls {
     @Override
     public List<ToolCall> finish(ToolErrorKind inFlightError) {
         return List.of();
-    }
-
-    @Override
-    public boolean endIfUnused() {
-        askedIfUnused.incrementAndGet();
-        return ops.stream().noneMatch(op -> op == ToolOp.CALL || op == ToolOp.CALL_RAW);
     }
 
     @Override
