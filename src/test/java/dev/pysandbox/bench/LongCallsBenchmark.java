@@ -1,0 +1,153 @@
+package dev.pysandbox.bench;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import io.modelcontextprotocol.client.McpClient;
+import io.modelcontextprotocol.client.McpSyncClient;
+import io.modelcontextprotocol.client.transport.ServerParameters;
+import io.modelcontextprotocol.client.transport.StdioClientTransport;
+import io.modelcontextprotocol.json.McpJsonDefaults;
+import io.modelcontextprotocol.spec.McpSchema.CallToolRequest;
+
+/**
+ * Long CPU-bound calls with and without a JIT worker for their twins (worker.jit-workers), each call new text,
+ * the server warm and idle, each call right after CPython (the {@code python3} binary) ran the same text; and a
+ * call that crosses the twin's delay but finishes first on the interpreter, to measure what sharing the cores with
+ * its twin costs it. Run by bench/long-calls; prints a Markdown table on stdout.
+ */
+public final class LongCallsBenchmark {
+    private static final int RUNS = 4;
+    /** How long a started server is left alone, so that its general workers finish warming themselves. */
+    private static final Duration SETTLE = Duration.ofSeconds(60);
+    private static final String QUEENS = """
+            import sys
+            def solve(n):
+                count = 0
+                cols, d1, d2 = set(), set(), set()
+                def place(r):
+                    nonlocal count
+                    if r == n:
+                        count += 1
+                        return
+                    for c in range(n):
+                        if c in cols or r - c in d1 or r + c in d2:
+                            continue
+                        cols.add(c); d1.add(r - c); d2.add(r + c)
+                        place(r + 1)
+                        cols.discard(c); d1.discard(r - c); d2.discard(r + c)
+                place(0)
+                return count
+            """;
+    /** CPython 4.4-4.6 s on the 2-core machine: the issue's "3-5 s" search. */
+    private static final String SEARCH = QUEENS + "print(solve(13), sys.implementation.version[:2])\n";
+    /** CPython about 0.6 s, the interpreter 3-4 s: past the twin's delay, done before the twin can catch up. */
+    private static final String CROSSING = QUEENS + "print(solve(11), solve(11), sys.implementation.version[:2])\n";
+    /** What a run on the JIT worker's GraalPy (25.0) prints last: the twin answered. */
+    private static final String ANSWERED_BY_A_TWIN = "(25, 0)\n";
+    private static final AtomicInteger TWINS_STARTED = new AtomicInteger();
+
+    private LongCallsBenchmark() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        Path launcher = Path.of(args[0]);
+        Map<String, List<String>> configurations = new LinkedHashMap<>();
+        configurations.put("no JIT worker (`--worker.jit-workers=0`)", List.of("--worker.jit-workers=0"));
+        configurations.put("twins on a JIT worker (`--worker.jit-workers=1`)", List.of("--worker.jit-workers=1"));
+        System.out.println("| configuration | code (each call new text) | sent to answered, call by call | CPython, call by call "
+                + "| median ratio | twins started | answered by the twin |");
+        System.out.println("| --- | --- | --- | --- | --- | --- | --- |");
+        AtomicInteger nonce = new AtomicInteger();
+        for (Map.Entry<String, List<String>> configuration : configurations.entrySet()) {
+            boolean jit = configuration.getValue().contains("--worker.jit-workers=1");
+            try (McpSyncClient client = start(launcher, configuration.getValue(), jit)) {
+                Thread.sleep(SETTLE.toMillis());
+                row(client, configuration.getKey(), "queens(13), CPython 3-5 s", SEARCH, nonce);
+                row(client, configuration.getKey(), "queens(11) twice, crosses the delay", CROSSING, nonce);
+            }
+        }
+    }
+
+    private static void row(McpSyncClient client, String configuration, String name, String code, AtomicInteger nonce)
+            throws IOException, InterruptedException {
+        List<Double> server = new ArrayList<>();
+        List<Double> cpython = new ArrayList<>();
+        List<Double> ratios = new ArrayList<>();
+        int twinsBefore = TWINS_STARTED.get();
+        int answeredByTwins = 0;
+        for (int i = 0; i < RUNS; i++) {
+            String text = "# call " + nonce.incrementAndGet() + " " + System.nanoTime() + "\n" + code;
+            double reference = cpython(text);
+            long start = System.nanoTime();
+            Map<?, ?> result = (Map<?, ?>) client.callTool(new CallToolRequest("execute_code",
+                    Map.of("language", "python", "code", text, "timeout", 120))).structuredContent();
+            double seconds = (System.nanoTime() - start) / 1e9;
+            if (!"success".equals(result.get("status"))) {
+                throw new IllegalStateException("the call failed: " + result);
+            }
+            if (String.valueOf(result.get("stdout")).endsWith(ANSWERED_BY_A_TWIN)) {
+                answeredByTwins++;
+            }
+            server.add(seconds);
+            cpython.add(reference);
+            ratios.add(seconds / reference);
+        }
+        System.out.printf("| %s | %s | %s | %s | %.2fx | %d | %d |%n", configuration, name, seconds(server),
+                seconds(cpython), median(ratios), TWINS_STARTED.get() - twinsBefore, answeredByTwins);
+    }
+
+    private static McpSyncClient start(Path launcher, List<String> flags, boolean jit) throws InterruptedException {
+        Object ready = new Object();
+        AtomicInteger jitReady = new AtomicInteger();
+        ServerParameters parameters = ServerParameters.builder(launcher.toString()).args(flags).build();
+        StdioClientTransport transport = new StdioClientTransport(parameters, McpJsonDefaults.getMapper());
+        transport.setStdErrorHandler(line -> {
+            if (line.contains("jit-worker-") && line.contains(" is ready on ")) {
+                jitReady.incrementAndGet();
+            }
+            if (line.contains("its twin starts on")) {
+                TWINS_STARTED.incrementAndGet();
+            }
+        });
+        McpSyncClient client = McpClient.sync(transport).requestTimeout(Duration.ofSeconds(300)).build();
+        client.initialize();
+        long deadline = System.nanoTime() + Duration.ofMinutes(3).toNanos();
+        while (jit && jitReady.get() == 0) {
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException("the JIT worker did not become ready");
+            }
+            synchronized (ready) {
+                ready.wait(200);
+            }
+        }
+        return client;
+    }
+
+    private static double cpython(String code) throws IOException, InterruptedException {
+        long start = System.nanoTime();
+        Process process = new ProcessBuilder("python3", "-c", code).redirectErrorStream(true).start();
+        String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        if (process.waitFor() != 0) {
+            throw new IllegalStateException("python3 failed: " + output);
+        }
+        return (System.nanoTime() - start) / 1e9;
+    }
+
+    private static String seconds(List<Double> values) {
+        return String.join(", ", values.stream().map(v -> String.format("%.1f", v)).toList()) + " s";
+    }
+
+    private static double median(List<Double> values) {
+        List<Double> sorted = values.stream().sorted().toList();
+        int n = sorted.size();
+        return n % 2 == 1 ? sorted.get(n / 2) : (sorted.get(n / 2 - 1) + sorted.get(n / 2)) / 2;
+    }
+}
