@@ -76,7 +76,7 @@ final class TwinRace {
     void finished(Run run, WorkerRun result, Throwable error) {
         boolean failed = error != null
                 || result.report().status() != Status.SUCCESS && result.report().status() != Status.TIMEOUT;
-        if (run == Run.TWIN && failed && !owns(Run.TWIN)) {
+        if (run == Run.TWIN && failed && withdraw(Run.TWIN)) {
             return;
         }
         if (!claim(run)) {
@@ -89,8 +89,13 @@ final class TwinRace {
         }
     }
 
-    private synchronized boolean owns(Run run) {
-        return owner == run;
+    /** Takes {@code run} out of the race unless it owns the call: it has ended, and needs no cancel. */
+    private synchronized boolean withdraw(Run run) {
+        if (owner == run) {
+            return false;
+        }
+        cancels.remove(run);
+        return true;
     }
 
     /** Gives {@code run} the call if nobody owns it, cancelling the other; whether {@code run} owns it now. */
