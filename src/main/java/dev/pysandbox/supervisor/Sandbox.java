@@ -434,8 +434,8 @@ public final class Sandbox implements AutoCloseable {
         }
         WorkerRun run;
         try {
-            // A twin is cancelled on its JIT worker by LongCalls; the first run, here, where it started, which may
-            // repeat a cancel that worker has had when the twin won, which is harmless.
+            // A twin is cancelled on its JIT worker by LongCalls, the first run here on its own worker; when the
+            // twin had won, that worker has had a cancel already, and a second one is harmless.
             run = race != null
                     ? longCalls.await(worker, id, (ExecutionRequest) request, race,
                             () -> race.gate(TwinRace.Run.TWIN, openTools.get()), sent, answer)
