@@ -135,7 +135,7 @@ public record ServerConfig(
                 logLevel);
     }
 
-    /** None when every worker already has the JIT ({@code worker.jit=auto}): there is nowhere faster to move to. */
+    /** None when every worker already has the JIT ({@code worker.jit=auto}): a twin would run nowhere faster. */
     private static LongCallSettings longCalls(Settings s) throws ConfigException {
         int workers = integer(s, "worker.jit-workers", 0, 16);
         Duration after = Duration.ofMillis(integer(s, "worker.jit-twin-after-millis", 100, 3_600_000));

@@ -2,9 +2,9 @@ package dev.pysandbox.supervisor;
 
 /**
  * What a slot's workers are for. Every call starts on a {@link #GENERAL} worker; a {@link #LONG_CALLS} worker,
- * a JIT worker beside interpreter-only ones, only takes calls moved to it because they outran the interpreter
- * ({@link LongCalls}), so its compiled code is spent where the JIT pays (BENCHMARKS.md, "Long calls move to a
- * JIT worker").
+ * a JIT worker beside interpreter-only ones, only runs twins of calls that outran the interpreter
+ * ({@link LongCalls}), so its compiled code is spent where the JIT pays (BENCHMARKS.md, "Long calls and their
+ * twins").
  */
 enum WorkerRole {
     GENERAL("worker-"),
