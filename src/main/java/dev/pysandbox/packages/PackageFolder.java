@@ -12,6 +12,8 @@ import java.util.TreeSet;
 import java.util.stream.Stream;
 import java.util.regex.Pattern;
 
+import dev.pysandbox.files.FolderTrees;
+
 /**
  * The operator's package folder ({@code packages.dir}): generations {@code gen-1/}, {@code gen-2/}, … of
  * installed pure-Python packages, and a file {@code current} naming the one in use. An install writes a new
@@ -134,7 +136,7 @@ public final class PackageFolder {
             for (Path entry : (Iterable<Path>) entries::iterator) {
                 boolean generation = GENERATION.matcher(entry.getFileName().toString()).matches();
                 if (generation && !entry.equals(current.orElse(null)) && !entry.equals(previous.orElse(null))) {
-                    Trees.delete(entry);
+                    FolderTrees.delete(entry);
                 }
             }
         }

@@ -13,6 +13,7 @@ import java.util.Optional;
 import java.util.function.BiFunction;
 import java.util.stream.Stream;
 
+import dev.pysandbox.files.FolderTrees;
 import dev.pysandbox.bytecode.BytecodeFolder;
 import dev.pysandbox.release.Release;
 
@@ -62,7 +63,7 @@ public final class PackageInstaller {
             try (GraalPyPip pip = new GraalPyPip(System.err, pipJvm)) {
                 pipInstall(pip, generation, requirements, pureWheels);
             } finally {
-                Trees.delete(pureWheels);
+                FolderTrees.delete(pureWheels);
             }
             List<String> nativeFiles = nativeFiles(generation);
             if (!nativeFiles.isEmpty()) {
@@ -117,7 +118,7 @@ public final class PackageInstaller {
                         Files.deleteIfExists(path);
                     }
                 }
-                Trees.delete(distInfo);
+                FolderTrees.delete(distInfo);
                 out.println("Removed " + distInfo.getFileName().toString().replace(".dist-info", ""));
             }
             // Bytecode is not in RECORD: its folders would keep the package's folder, an importable namespace.
@@ -147,7 +148,7 @@ public final class PackageInstaller {
         Path generation = folder.newGeneration();
         try {
             if (previous.isPresent()) {
-                Trees.copy(previous.get(), generation);
+                FolderTrees.copy(previous.get(), generation);
             }
             change.apply(generation);
             // Installed packages get bytecode files as the standard library does, so that every fresh context
@@ -169,7 +170,7 @@ public final class PackageInstaller {
             }
             ChangedModules.stamp(generation, checkedBy);
         } catch (IOException | RefusedException | RuntimeException e) {
-            Trees.delete(generation);
+            FolderTrees.delete(generation);
             throw e;
         }
         folder.switchTo(generation);

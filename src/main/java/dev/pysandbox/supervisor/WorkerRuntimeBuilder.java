@@ -10,14 +10,13 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.spi.ToolProvider;
-import java.util.stream.Stream;
 
 import dev.pysandbox.config.ServerConfig;
+import dev.pysandbox.files.FolderTrees;
 import dev.pysandbox.release.Release;
 import dev.pysandbox.wire.WireCodec;
 import dev.pysandbox.wire.WorkerCommand;
@@ -79,7 +78,7 @@ public final class WorkerRuntimeBuilder {
         if (feature != JIT_JDK) {
             out.println("prepare-workers: JDK " + feature + " cannot run GraalPy 25.0's JIT (it needs JDK " + JIT_JDK
                     + "); workers will run interpreter-only on the server's Java");
-            deleteTree(dir.resolve(WorkerRuntime.JDK_DIR));
+            FolderTrees.delete(dir.resolve(WorkerRuntime.JDK_DIR));
             return 0;
         }
         if (WorkerRuntime.jars(dir.resolve(WorkerRuntime.COMPILER_DIR)).isEmpty()) {
@@ -112,7 +111,7 @@ public final class WorkerRuntimeBuilder {
             out.println("prepare-workers: worker JDK image is up to date (" + Runtime.version() + ")");
             return true;
         }
-        deleteTree(image);
+        FolderTrees.delete(image);
         ToolProvider jlink = ToolProvider.findFirst("jlink").orElse(null);
         if (jlink == null) {
             out.println("prepare-workers: this Java has no jlink (a JRE?); workers will run interpreter-only");
@@ -210,16 +209,5 @@ public final class WorkerRuntimeBuilder {
             }
         }
         return false;
-    }
-
-    private static void deleteTree(Path root) throws IOException {
-        if (!Files.exists(root)) {
-            return;
-        }
-        try (Stream<Path> paths = Files.walk(root)) {
-            for (Path path : paths.sorted(Comparator.reverseOrder()).toList()) {
-                Files.delete(path);
-            }
-        }
     }
 }

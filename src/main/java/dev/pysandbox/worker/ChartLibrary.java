@@ -18,6 +18,7 @@ import java.util.TreeMap;
 import java.util.stream.Stream;
 
 import dev.pysandbox.bytecode.BytecodeFolder;
+import dev.pysandbox.files.FolderTrees;
 
 /**
  * The sandbox's own Python packages (its {@code matplotlib}, in {@code charts/} beside this class): unpacked from the
@@ -50,7 +51,7 @@ final class ChartLibrary {
                     Files.move(temporary, folder, StandardCopyOption.ATOMIC_MOVE);
                 } catch (IOException e) {
                     // Another worker unpacked it at the same moment: its copy stands, ours goes.
-                    deleteTree(temporary);
+                    FolderTrees.delete(temporary);
                     if (!Files.isDirectory(folder)) {
                         throw e;
                     }
@@ -63,14 +64,6 @@ final class ChartLibrary {
         } catch (IOException | URISyntaxException | RuntimeException e) {
             System.err.println("worker: the sandbox's Python packages (matplotlib) are not available: " + e);
             return Optional.empty();
-        }
-    }
-
-    private static void deleteTree(Path root) throws IOException {
-        try (Stream<Path> walk = Files.walk(root)) {
-            for (Path path : walk.sorted(java.util.Comparator.reverseOrder()).toList()) {
-                Files.deleteIfExists(path);
-            }
         }
     }
 

@@ -1,4 +1,4 @@
-package dev.pysandbox.packages;
+package dev.pysandbox.files;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -9,12 +9,12 @@ import java.util.List;
 import java.util.stream.Stream;
 
 /** Copying and deleting folder trees, without following symlinks out of them. */
-final class Trees {
-    private Trees() {
+public final class FolderTrees {
+    private FolderTrees() {
     }
 
     /** Copies the contents of {@code from} into the existing folder {@code to}; symlinks are copied as links. */
-    static void copy(Path from, Path to) throws IOException {
+    public static void copy(Path from, Path to) throws IOException {
         try (Stream<Path> paths = Files.walk(from)) {
             for (Path source : (Iterable<Path>) paths::iterator) {
                 Path target = to.resolve(from.relativize(source).toString());
@@ -27,7 +27,8 @@ final class Trees {
         }
     }
 
-    static void delete(Path root) throws IOException {
+    /** Deletes {@code root} and everything under it; nothing if it is not there. */
+    public static void delete(Path root) throws IOException {
         if (!Files.exists(root, LinkOption.NOFOLLOW_LINKS)) {
             return;
         }
