@@ -1,11 +1,8 @@
 package dev.pysandbox.supervisor;
 
 import java.time.Duration;
-import java.util.List;
 
 import dev.pysandbox.execution.ToolBroker.ToolCalls;
-import dev.pysandbox.execution.ToolCall;
-import dev.pysandbox.execution.ToolErrorKind;
 import dev.pysandbox.execution.ToolOp;
 
 /**
@@ -13,13 +10,12 @@ import dev.pysandbox.execution.ToolOp;
  * {@link ToolOp#CALL_RAW}; listing, searching and describing act on nothing): from then on the execution has
  * done something outside its sandbox and must not be sent again.
  */
-final class FirstToolCall implements ToolCalls {
-    private final ToolCalls calls;
+final class FirstToolCall extends ForwardingToolCalls {
     private final Runnable first;
     private volatile boolean called;
 
     FirstToolCall(ToolCalls calls, Runnable first) {
-        this.calls = calls;
+        super(calls);
         this.first = first;
     }
 
@@ -29,21 +25,6 @@ final class FirstToolCall implements ToolCalls {
             called = true;
             first.run(); // before the call goes out
         }
-        return calls.handle(op, tool, params, remaining);
-    }
-
-    @Override
-    public List<ToolCall> finish(ToolErrorKind inFlightError) {
-        return calls.finish(inFlightError);
-    }
-
-    @Override
-    public int omitted() {
-        return calls.omitted();
-    }
-
-    @Override
-    public String catalog() {
-        return calls.catalog();
+        return super.handle(op, tool, params, remaining);
     }
 }

@@ -2,13 +2,11 @@ package dev.pysandbox.supervisor;
 
 import java.time.Duration;
 import java.util.EnumMap;
-import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 
 import dev.pysandbox.execution.Status;
 import dev.pysandbox.execution.ToolBroker.ToolCalls;
-import dev.pysandbox.execution.ToolCall;
 import dev.pysandbox.execution.ToolErrorKind;
 import dev.pysandbox.execution.ToolOp;
 import dev.pysandbox.execution.ToolReply;
@@ -116,28 +114,13 @@ final class TwinRace {
 
     /** {@code calls} for {@code run}: a call of a tool goes out only if {@code run} owns the call, or takes it now. */
     ToolCalls gate(Run run, ToolCalls calls) {
-        return new ToolCalls() {
+        return new ForwardingToolCalls(calls) {
             @Override
             public String handle(ToolOp op, String tool, String params, Duration remaining) {
                 if ((op == ToolOp.CALL || op == ToolOp.CALL_RAW) && !claim(run)) {
                     return ToolReply.failed(ToolErrorKind.NOT_CONFIGURED, "this call has ended").json();
                 }
-                return calls.handle(op, tool, params, remaining);
-            }
-
-            @Override
-            public List<ToolCall> finish(ToolErrorKind inFlightError) {
-                return calls.finish(inFlightError);
-            }
-
-            @Override
-            public int omitted() {
-                return calls.omitted();
-            }
-
-            @Override
-            public String catalog() {
-                return calls.catalog();
+                return super.handle(op, tool, params, remaining);
             }
         };
     }
