@@ -142,7 +142,8 @@ licences_of() { # POM: sets LICENCES to the licences it or its nearest parent na
 } > "$STAGE/THIRD-PARTY.txt"
 
 # The bundle's files: the same, with manifest.json at the top, without the JIT workers' runtime, which a desktop
-# host never starts (worker.jit=off and worker.jit-workers=0 are the defaults, and the bundle offers neither).
+# host never starts (worker.jit=off is the default, worker.jit-workers=auto starts none without this runtime, and the
+# bundle offers neither).
 # Laid out before tar starts: a hard link made or removed changes the file's inode (its ctime), which tar, reading
 # the same file meanwhile, takes for a change and fails on ("file changed as we read it").
 MAKE_BUNDLE=yes

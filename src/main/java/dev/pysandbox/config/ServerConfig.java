@@ -102,7 +102,7 @@ public record ServerConfig(
                 Duration.ofMillis(integer(s, "worker.kill-grace-millis", 100, 60_000)),
                 s.get("worker.jvm-options").isBlank() ? List.of() : Arrays.asList(s.get("worker.jvm-options").split("\\s+")),
                 oneOf(s, "worker.jit", Set.of("auto", "off")),
-                longCalls(s),
+                longCalls(s, heap),
                 oneOf(s, "worker.os-sandbox", Set.of("auto", "off", "required")),
                 path(s.get("worker.cache-dir"), defaultCacheDir()),
                 defaultTimeout,
@@ -136,10 +136,25 @@ public record ServerConfig(
     }
 
     /** None when every worker already has the JIT ({@code worker.jit=auto}): a twin would run nowhere faster. */
-    private static LongCallSettings longCalls(Settings s) throws ConfigException {
-        int workers = integer(s, "worker.jit-workers", 0, 16);
+    private static LongCallSettings longCalls(Settings s, String heap) throws ConfigException {
         Duration after = Duration.ofMillis(integer(s, "worker.jit-twin-after-millis", 100, 3_600_000));
-        return workers == 0 || s.get("worker.jit").equals("auto") ? LongCallSettings.NONE : new LongCallSettings(workers, after);
+        if (s.get("worker.jit").equals("auto")) {
+            return LongCallSettings.NONE;
+        }
+        if (s.get("worker.jit-workers").equalsIgnoreCase("auto")) {
+            int general = workers(s.get("workers"), heap, false);
+            int picked = LongCallSettings.autoWorkers(Runtime.getRuntime().availableProcessors(), totalMemoryBytes(),
+                    general * workerBytes(heap, false), workerBytes(heap, true));
+            return new LongCallSettings(picked, after, true);
+        }
+        int workers;
+        try {
+            workers = integer(s, "worker.jit-workers", 0, 16);
+        } catch (ConfigException e) {
+            throw new ConfigException("worker.jit-workers must be 'auto' or a number from 0 to 16, not '"
+                    + s.get("worker.jit-workers") + "'");
+        }
+        return workers == 0 ? LongCallSettings.NONE : new LongCallSettings(workers, after, false);
     }
 
     private static HttpSettings http(Settings s, int workers) throws ConfigException {
@@ -274,12 +289,16 @@ public record ServerConfig(
     private static int workers(String raw, String heap, boolean jit) throws ConfigException {
         return autoOrNumber("workers", raw, 64, () -> {
             int cores = Runtime.getRuntime().availableProcessors();
-            // The heap, the JIT compiler's headroom on top of it and ~300 MB outside the heap.
-            long perWorker = heapBytes(heap) + ((jit ? JIT_HEADROOM_MB : 0) + 300L) * 1024 * 1024;
+            long perWorker = workerBytes(heap, jit);
             long memory = totalMemoryBytes();
             int byMemory = memory <= 0 ? cores : (int) Math.max(1, (memory / 2) / perWorker);
             return Math.max(1, Math.min(cores, byMemory));
         });
+    }
+
+    /** What one worker takes: its heap, the JIT compiler's headroom on top of it and ~300 MB outside the heap. */
+    private static long workerBytes(String heap, boolean jit) {
+        return heapBytes(heap) + ((jit ? JIT_HEADROOM_MB : 0) + 300L) * 1024 * 1024;
     }
 
     /**
@@ -335,7 +354,8 @@ public record ServerConfig(
         };
     }
 
-    private static long totalMemoryBytes() {
+    /** The machine's memory, or -1 when the JVM cannot tell. */
+    public static long totalMemoryBytes() {
         if (ManagementFactory.getOperatingSystemMXBean() instanceof OperatingSystemMXBean os) {
             return os.getTotalMemorySize();
         }

@@ -23,6 +23,8 @@ import dev.pysandbox.supervisor.TwinRace.Run;
  * and a call that was about to finish on the interpreter loses nothing it had done (BENCHMARKS.md, "Long calls
  * and their twins").
  *
+ * <p>A text whose call took {@link #LONG_TEXT} or more before gets its twin at once ({@link LongTexts}).
+ *
  * <p>Only a call that nothing outside its context can see running twice gets a twin: no session (its state lives
  * in its worker), and no call of the operator's tools (they act on other servers), which the race enforces: the
  * first run to call one owns the call. Each run has its own scratch space, and only the owner's files are returned.
@@ -31,12 +33,19 @@ final class LongCalls {
     private static final Logger log = LoggerFactory.getLogger(LongCalls.class);
     /** Below this much time left, a twin would cost more than it could win: the call runs alone. */
     static final Duration LEAST_TIME_LEFT = Duration.ofSeconds(1);
+    /**
+     * A text whose call took this long gets its twin at once the next time ({@link LongTexts}): {@code fib(27)},
+     * 0.2 s on CPython, took 0.7-1.3 s on the interpreter, too short for the delay, and is compiled code on the JIT
+     * worker once that has run it (BENCHMARKS.md, "Long calls and their twins").
+     */
+    static final Duration LONG_TEXT = Duration.ofMillis(500);
     /** How often a call past {@code twinAfter} looks again for an idle JIT worker. */
     private static final long RETRY_MILLIS = 250;
 
     private final WorkerPool pool;
     private final Duration twinAfter;
     private final LongSupplier callIds;
+    private final LongTexts longTexts = new LongTexts();
 
     LongCalls(WorkerPool pool, Duration twinAfter, LongSupplier callIds) {
         this.pool = pool;
@@ -61,7 +70,20 @@ final class LongCalls {
             Supplier<ToolCalls> twinTools, long sentNanos, CompletableFuture<WorkerRun> answer)
             throws InterruptedException, ExecutionException {
         answer.whenComplete((run, error) -> race.finished(Run.FIRST, run, error));
-        long twinAt = sentNanos + twinAfter.toNanos();
+        boolean knownLong = longTexts.ranLongBefore(request.code());
+        try {
+            return race(worker, id, request, race, twinTools, sentNanos, knownLong);
+        } finally {
+            if (!knownLong && System.nanoTime() - sentNanos >= LONG_TEXT.toNanos()) {
+                longTexts.ranLong(request.code());
+            }
+        }
+    }
+
+    private WorkerRun race(WorkerProcess worker, long id, ExecutionRequest request, TwinRace race,
+            Supplier<ToolCalls> twinTools, long sentNanos, boolean knownLong)
+            throws InterruptedException, ExecutionException {
+        long twinAt = sentNanos + (knownLong ? 0 : twinAfter.toNanos());
         while (true) {
             try {
                 return race.answer().get(Math.max(0, twinAt - System.nanoTime()), TimeUnit.NANOSECONDS);
@@ -83,8 +105,8 @@ final class LongCalls {
                 return race.answer().get();
             }
             race.onLoss(Run.FIRST, () -> worker.cancel(id));
-            log.info("call {} has run {} ms on {}; its twin starts on {}", id, ranNanos / 1_000_000, worker.name(),
-                    jit.name());
+            log.info("call {} has run {} ms on {}; its twin starts on {}{}", id, ranNanos / 1_000_000, worker.name(),
+                    jit.name(), knownLong ? " (its text ran long before)" : "");
             return runTwin(jit, request, race, twinTools.get(), left, ranNanos / 1e9);
         }
     }

@@ -12,6 +12,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.stream.Collectors;
 
+import dev.pysandbox.config.LongCallSettings;
 import dev.pysandbox.config.ServerConfig;
 import dev.pysandbox.packages.KnownPackages;
 import dev.pysandbox.worker.WorkerMain;
@@ -33,6 +34,15 @@ import dev.pysandbox.worker.WorkerSettings;
  */
 public final class WorkerLauncher implements WorkerStarter {
     private static final org.slf4j.Logger log = org.slf4j.LoggerFactory.getLogger(WorkerLauncher.class);
+    /** {@code nice -n 19}, the prefix that starts a process at background priority; null where there is no nice. */
+    private static final List<String> BACKGROUND = Arrays.stream(System.getenv().getOrDefault("PATH", "").split(File.pathSeparator))
+            .filter(directory -> !directory.isBlank())
+            .map(directory -> Path.of(directory, "nice"))
+            .filter(Files::isExecutable)
+            .findFirst()
+            .map(nice -> List.of(nice.toAbsolutePath().toString(), "-n", "19"))
+            .orElse(null);
+
     private final WorkerRuntime runtime;
     /** The runtime of {@link WorkerRole#LONG_CALLS} workers; null when there are none. */
     private final WorkerRuntime longCallRuntime;
@@ -45,15 +55,15 @@ public final class WorkerLauncher implements WorkerStarter {
     /**
      * @param jit       {@code off} or {@code auto}: whether workers run interpreter-only or with the Graal JIT
      *                  the build prepared (see {@link WorkerKind})
-     * @param jitWorkers how many JIT workers to start beside interpreter-only ones, for long calls
-     *                   ({@code worker.jit-workers}; none when {@code jit} is {@code auto})
+     * @param longCalls the JIT workers to start beside interpreter-only ones, for long calls
+     *                  ({@code worker.jit-workers}; none when {@code jit} is {@code auto})
      * @param osSandbox {@code auto}, {@code off} or {@code required}: whether workers run inside the OS layer
      *                  (see {@link OsSandbox}); detection happens here, once, and its outcome is logged
      * @throws OsSandboxUnavailable when that setting asks for the OS layer and it cannot run here
      * @param shownFolders host folders workers read for their calls, which the OS layer must show read-only
      */
     public WorkerLauncher(String heap, Path resourceCache, List<String> extraJvmOptions, WorkerSettings settings,
-            String jit, int jitWorkers, String osSandbox, List<Path> shownFolders) throws IOException {
+            String jit, LongCallSettings longCalls, String osSandbox, List<Path> shownFolders) throws IOException {
         Path runtimeDirectory = WorkerRuntimeBuilder.defaultDirectory();
         this.runtime = WorkerRuntime.locate(runtimeDirectory, WorkerKind.forJitSetting(jit), workerClassPath());
         if (runtime.fallback()) {
@@ -61,7 +71,7 @@ public final class WorkerLauncher implements WorkerStarter {
         } else {
             log.info("workers run {}", runtime.description());
         }
-        this.longCallRuntime = longCallRuntime(runtimeDirectory, jitWorkers);
+        this.longCallRuntime = longCallRuntime(runtimeDirectory, longCalls);
         this.heap = heap;
         this.resourceCache = resourceCache;
         this.extraJvmOptions = List.copyOf(extraJvmOptions);
@@ -83,18 +93,29 @@ public final class WorkerLauncher implements WorkerStarter {
 
     /**
      * The JIT runtime for long calls, when they are asked for and the general workers are interpreter-only; null
-     * (and said in the log) when the build prepared none, in which case long calls stay where they started.
+     * (and said in the log, as a warning if the operator asked for them by number) when the build prepared none, in
+     * which case long calls stay where they started.
      */
-    private WorkerRuntime longCallRuntime(Path runtimeDirectory, int jitWorkers) {
-        if (jitWorkers == 0 || runtime.kind() == WorkerKind.JIT) {
+    private WorkerRuntime longCallRuntime(Path runtimeDirectory, LongCallSettings longCalls) {
+        if (longCalls.workers() == 0 || runtime.kind() == WorkerKind.JIT) {
+            if (longCalls.picked() && runtime.kind() != WorkerKind.JIT) {
+                log.info("no JIT worker for long calls: worker.jit-workers=auto starts none on {} cores and {} MB",
+                        Runtime.getRuntime().availableProcessors(), ServerConfig.totalMemoryBytes() / (1024 * 1024));
+            }
             return null;
         }
         WorkerRuntime jit = WorkerRuntime.locate(runtimeDirectory, WorkerKind.JIT, workerClassPath());
         if (jit.kind() != WorkerKind.JIT) {
-            log.warn("no JIT worker for long calls (worker.jit-workers={}): {}", jitWorkers, jit.description());
+            if (longCalls.picked()) {
+                log.info("no JIT worker for long calls (worker.jit-workers=auto): {}", jit.description());
+            } else {
+                log.warn("no JIT worker for long calls (worker.jit-workers={}): {}", longCalls.workers(), jit.description());
+            }
             return null;
         }
-        log.info("{} JIT worker(s) take calls that outrun the interpreter, on {}", jitWorkers, jit.description());
+        log.info("{} JIT worker(s) take calls that outrun the interpreter{}, {}, on {}", longCalls.workers(),
+                longCalls.picked() ? " (worker.jit-workers=auto)" : "",
+                BACKGROUND != null ? "at nice 19" : "at normal priority (no nice command on PATH)", jit.description());
         return jit;
     }
 
@@ -120,7 +141,7 @@ public final class WorkerLauncher implements WorkerStarter {
         List<Path> shown = config.runReadsWorkingDirectory()
                 ? List.of(config.runRoot().toAbsolutePath().normalize()) : List.of();
         return new WorkerLauncher(config.workerHeap(), config.cacheDir(), config.workerJvmOptions(), settings,
-                config.jit(), config.longCalls().workers(), config.osSandbox(), shown);
+                config.jit(), config.longCalls(), config.osSandbox(), shown);
     }
 
     @Override
@@ -144,11 +165,18 @@ public final class WorkerLauncher implements WorkerStarter {
     }
 
     List<String> command(String workerName, WorkerRole role) {
-        // A JIT worker for long calls does not warm itself: its compiler threads would take the cores the
-        // general workers' calls need while it waits, which cost the agent workload most of its speed
-        // (BENCHMARKS.md, "Long calls move to a JIT worker").
-        WorkerSettings forRole = role == WorkerRole.LONG_CALLS ? settings.withoutWarmUp() : settings;
-        return osSandbox.wrap(javaCommand(runtimeFor(role), forRole, workerName));
+        List<String> java = javaCommand(runtimeFor(role), settings, workerName);
+        if (role == WorkerRole.LONG_CALLS && BACKGROUND != null) {
+            // The whole JIT worker at nice 19, every thread it will ever have (Linux gives each its own nice, which
+            // a thread inherits when it is made): its warm-up, its compiler threads and its twins take only CPU
+            // that no general worker's call wants, and an unprivileged process could not lower a nice value again
+            // to make room for a twin. A twin still has every core a call leaves idle (BENCHMARKS.md, "Long calls
+            // and their twins").
+            List<String> niced = new ArrayList<>(BACKGROUND);
+            niced.addAll(java);
+            java = niced;
+        }
+        return osSandbox.wrap(java);
     }
 
     private WorkerRuntime runtimeFor(WorkerRole role) {
@@ -161,9 +189,9 @@ public final class WorkerLauncher implements WorkerStarter {
     }
 
     /**
-     * The java command line of an AOT training run on {@code runtime}: a worker's, without the OS layer. The JIT
-     * runtime trains as its long-call workers run, without warming itself, since they are its workers by default
-     * (worker.jit=off); a cache also serves workers started with other system properties. With the warm-up's runs
+     * The java command line of an AOT training run on {@code runtime}: a worker's, without the OS layer and without
+     * nice. The JIT runtime trains without warming itself: a cache also serves workers started with other system
+     * properties, the long-call workers' warm-up among them. With the warm-up's runs
      * the JIT cache's training took 143-147 core-seconds instead of 123-131, for 1 MB more cache
      * (BENCHMARKS.md, "Release").
      */

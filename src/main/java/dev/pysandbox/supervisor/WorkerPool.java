@@ -58,6 +58,8 @@ final class WorkerPool implements AutoCloseable {
     private int callsWaiting;
     /** The next slot to start for the first time; see {@link #startNext()}. */
     private int neverStarted;
+    /** Whether that slot waits for the pool to be quiet or short of workers; see {@link #onReady}. */
+    private boolean nextStartWaits;
     private boolean closed;
 
     /** @param longCallSlots slots of {@link WorkerRole#LONG_CALLS} beside the {@code size} general ones */
@@ -91,6 +93,7 @@ final class WorkerPool implements AutoCloseable {
     private void startNext() {
         WorkerSlot slot;
         synchronized (this) {
+            nextStartWaits = false;
             if (closed || neverStarted >= slots.size()) {
                 return;
             }
@@ -145,6 +148,9 @@ final class WorkerPool implements AutoCloseable {
                     waited = true;
                     callsWaiting++;
                     waiting.run();
+                    if (nextStartWaits) {
+                        startNext(); // a call is short of a worker: the next one starts now
+                    }
                 }
                 TimeUnit.NANOSECONDS.timedWait(this, remaining);
             }
@@ -199,7 +205,16 @@ final class WorkerPool implements AutoCloseable {
         } else if (worker.isReady()) {
             idle.add(worker);
             notifyAll();
+            if (nextStartWaits && callsWaiting == 0 && busy() == 0) {
+                startNext(); // the pool is quiet: the next worker starts on cores no call wants
+            }
         }
+    }
+
+    /** Workers up and serving a call now; under the lock. */
+    private int busy() {
+        return (int) slots.stream().filter(slot -> slot.worker != null && slot.worker.isReady()
+                && !idle.contains(slot.worker)).count();
     }
 
     /**
@@ -305,7 +320,15 @@ final class WorkerPool implements AutoCloseable {
         }
     }
 
+    /**
+     * A worker is up. The next slot starts now if the pool is quiet (no call running or about to take this worker)
+     * or some call will still be waiting for a worker; otherwise it waits until the pool is quiet or a call waits
+     * (or {@link #STAGGER_LIMIT_MILLIS} after this worker's launch). So the first call of a just-started server runs
+     * on cores no starting JVM takes: on two cores the first {@code statistics.mean} took 2.3 s beside the second
+     * worker's start and 1.3 s without it (BENCHMARKS.md, "First call").
+     */
     private void onReady(WorkerSlot slot, WorkerProcess worker) {
+        boolean startNow;
         synchronized (this) {
             slot.restarts.succeeded();
             slot.upOnce = true;
@@ -315,8 +338,13 @@ final class WorkerPool implements AutoCloseable {
             }
             idle.add(worker);
             notifyAll();
+            int idleGeneral = (int) idle.stream().filter(w -> !inLongCallSlot(w)).count();
+            startNow = busy() == 0 && callsWaiting == 0 || callsWaiting > idleGeneral;
+            nextStartWaits = !startNow;
         }
-        startNext();
+        if (startNow) {
+            startNext();
+        }
     }
 
     private void onGone(WorkerSlot slot, WorkerProcess worker) {

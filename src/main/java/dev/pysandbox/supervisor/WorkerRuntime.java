@@ -125,11 +125,16 @@ public final class WorkerRuntime {
         return "without an AOT cache (workers start slower)";
     }
 
-    /** The options that bring the Graal compiler in as the JVMCI compiler Truffle compiles Python with. */
+    /**
+     * The options that bring the Graal compiler in as the JVMCI compiler Truffle compiles Python with, with one
+     * compiler thread. Truffle picks one on two cores by itself and more on bigger machines, where each would
+     * compete with the calls for cores; the compiler's own first compilations, not their number, are what a twin
+     * waits for (BENCHMARKS.md, "Long calls and their twins").
+     */
     static List<String> optimizingOptions(List<Path> compilerJars) {
         return List.of("-XX:+UnlockExperimentalVMOptions", "-XX:+EnableJVMCI",
                 "--module-path", String.join(File.pathSeparator, compilerJars.stream().map(Path::toString).toList()),
-                "--add-modules", "jdk.graal.compiler");
+                "--add-modules", "jdk.graal.compiler", "-Dpolyglot.engine.CompilerThreads=1");
     }
 
     static WorkerRuntime interpreterOnly(String reason, String serverClassPath) {

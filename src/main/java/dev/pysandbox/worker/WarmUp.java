@@ -51,6 +51,7 @@ final class WarmUp implements Runnable {
         if (notLowered != null) {
             System.err.println("worker: the warm-up runs at normal priority (" + notLowered + ")");
         }
+        long start = System.nanoTime();
         int next = 0;
         while (next < runs) {
             try {
@@ -75,6 +76,9 @@ final class WarmUp implements Runnable {
                 next++;
             }
         }
+        // Said so that an operator (and a benchmark waiting for an idle server) can see when a worker is warm.
+        System.err.println("worker: warmed up: " + completed + " of " + runs + " snippets ran to their end in "
+                + (System.nanoTime() - start) / 1_000_000_000 + " s");
     }
 
     /** @return whether the snippet ran to its end (a call may have cancelled it) */

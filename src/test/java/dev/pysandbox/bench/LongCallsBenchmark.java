@@ -18,15 +18,16 @@ import io.modelcontextprotocol.json.McpJsonDefaults;
 import io.modelcontextprotocol.spec.McpSchema.CallToolRequest;
 
 /**
- * Long CPU-bound calls with and without a JIT worker for their twins (worker.jit-workers), each call new text,
- * the server warm and idle, each call right after CPython (the {@code python3} binary) ran the same text; and a
- * call that crosses the twin's delay but finishes first on the interpreter, to measure what sharing the cores with
- * its twin costs it. Run by bench/long-calls; prints a Markdown table on stdout.
+ * Long CPU-bound calls with and without a JIT worker for their twins (worker.jit-workers), each call new text, the
+ * server warm and idle (its workers say they are warmed up), each call right after CPython (the {@code python3}
+ * binary) ran the same text; a call that crosses the twin's delay but finishes first on the interpreter, to measure
+ * what sharing the cores with its twin costs it; and {@code fib(27)} sent as the same text every call. Run by
+ * bench/long-calls; prints a Markdown table on stdout.
  */
 public final class LongCallsBenchmark {
     private static final int RUNS = 4;
-    /** How long a started server is left alone, so that its general workers finish warming themselves. */
-    private static final Duration SETTLE = Duration.ofSeconds(60);
+    /** How long a server is left alone once its workers say they are warm, so that nothing of theirs still runs. */
+    private static final Duration SETTLE = Duration.ofSeconds(5);
     private static final String QUEENS = """
             import sys
             def solve(n):
@@ -50,6 +51,13 @@ public final class LongCallsBenchmark {
     private static final String SEARCH = QUEENS + "print(solve(13), sys.implementation.version[:2])\n";
     /** CPython about 0.6 s, the interpreter 3-4 s: past the twin's delay, done before the twin can catch up. */
     private static final String CROSSING = QUEENS + "print(solve(11), solve(11), sys.implementation.version[:2])\n";
+    /** The same text every call: the issue's warm {@code fib(27)}, CPython about 0.3 s. */
+    private static final String FIB = """
+            import sys
+            def fib(n):
+                return n if n < 2 else fib(n - 1) + fib(n - 2)
+            print(fib(27), sys.implementation.version[:2])
+            """;
     /** What a run on the JIT worker's GraalPy (25.0) prints last: the twin answered. */
     private static final String ANSWERED_BY_A_TWIN = "(25, 0)\n";
     private static final AtomicInteger TWINS_STARTED = new AtomicInteger();
@@ -61,7 +69,8 @@ public final class LongCallsBenchmark {
         Path launcher = Path.of(args[0]);
         Map<String, List<String>> configurations = new LinkedHashMap<>();
         configurations.put("no JIT worker (`--worker.jit-workers=0`)", List.of("--worker.jit-workers=0"));
-        configurations.put("twins on a JIT worker (`--worker.jit-workers=1`)", List.of("--worker.jit-workers=1"));
+        configurations.put("twins on a JIT worker (`--worker.jit-workers=1`; `auto` starts none on two cores)",
+                List.of("--worker.jit-workers=1"));
         System.out.println("| configuration | code (each call new text) | sent to answered, call by call | CPython, call by call "
                 + "| median ratio | twins started | answered by the twin |");
         System.out.println("| --- | --- | --- | --- | --- | --- | --- |");
@@ -72,10 +81,12 @@ public final class LongCallsBenchmark {
                 Thread.sleep(SETTLE.toMillis());
                 row(client, configuration.getKey(), "queens(13), CPython 3-5 s", SEARCH, nonce);
                 row(client, configuration.getKey(), "queens(11) twice, crosses the delay", CROSSING, nonce);
+                row(client, configuration.getKey(), "`fib(27)`, the same text every call", FIB, null);
             }
         }
     }
 
+    /** @param nonce numbers the calls' fresh comment lines; null to send the same text every call */
     private static void row(McpSyncClient client, String configuration, String name, String code, AtomicInteger nonce)
             throws IOException, InterruptedException {
         List<Double> server = new ArrayList<>();
@@ -84,7 +95,7 @@ public final class LongCallsBenchmark {
         int twinsBefore = TWINS_STARTED.get();
         int answeredByTwins = 0;
         for (int i = 0; i < RUNS; i++) {
-            String text = "# call " + nonce.incrementAndGet() + " " + System.nanoTime() + "\n" + code;
+            String text = nonce == null ? code : "# call " + nonce.incrementAndGet() + " " + System.nanoTime() + "\n" + code;
             double reference = cpython(text);
             long start = System.nanoTime();
             Map<?, ?> result = (Map<?, ?>) client.callTool(new CallToolRequest("execute_code",
@@ -106,12 +117,12 @@ public final class LongCallsBenchmark {
 
     private static McpSyncClient start(Path launcher, List<String> flags, boolean jit) throws InterruptedException {
         Object ready = new Object();
-        AtomicInteger jitReady = new AtomicInteger();
+        AtomicInteger warmed = new AtomicInteger();
         ServerParameters parameters = ServerParameters.builder(launcher.toString()).args(flags).build();
         StdioClientTransport transport = new StdioClientTransport(parameters, McpJsonDefaults.getMapper());
         transport.setStdErrorHandler(line -> {
-            if (line.contains("jit-worker-") && line.contains(" is ready on ")) {
-                jitReady.incrementAndGet();
+            if (line.contains(": warmed up: ")) {
+                warmed.incrementAndGet();
             }
             if (line.contains("its twin starts on")) {
                 TWINS_STARTED.incrementAndGet();
@@ -119,10 +130,11 @@ public final class LongCallsBenchmark {
         });
         McpSyncClient client = McpClient.sync(transport).requestTimeout(Duration.ofSeconds(300)).build();
         client.initialize();
-        long deadline = System.nanoTime() + Duration.ofMinutes(3).toNanos();
-        while (jit && jitReady.get() == 0) {
+        long deadline = System.nanoTime() + Duration.ofMinutes(10).toNanos();
+        int workers = jit ? 3 : 2; // two general workers on two cores, and the JIT worker
+        while (warmed.get() < workers) {
             if (System.nanoTime() > deadline) {
-                throw new IllegalStateException("the JIT worker did not become ready");
+                throw new IllegalStateException("the workers did not warm up within 10 minutes");
             }
             synchronized (ready) {
                 ready.wait(200);

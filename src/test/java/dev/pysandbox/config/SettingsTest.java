@@ -57,15 +57,39 @@ class SettingsTest {
     }
 
     @Test
-    void longCallsMoveToJitWorkersOnlyWhenAskedAndNeverWhenEveryWorkerHasTheJit() throws Exception {
-        assertEquals(LongCallSettings.NONE, ServerConfig.from(Settings.defaults()).longCalls(), "off by default");
+    void longCallsGetJitWorkersAsTheMachineAllowsOrAsAskedAndNeverWhenEveryWorkerHasTheJit() throws Exception {
+        assertEquals("auto", Settings.defaults().get("worker.jit-workers"), "picked by the machine by default");
+        LongCallSettings picked = ServerConfig.from(Settings.defaults()).longCalls();
+        assertTrue(picked.picked(), picked::toString);
         Settings asked = Settings.defaults().with("worker.jit-workers", "1", "test")
                 .with("worker.jit-twin-after-millis", "5000", "test");
-        assertEquals(new LongCallSettings(1, Duration.ofSeconds(5)), ServerConfig.from(asked).longCalls());
+        assertEquals(new LongCallSettings(1, Duration.ofSeconds(5), false), ServerConfig.from(asked).longCalls());
+        assertEquals(LongCallSettings.NONE, ServerConfig.from(asked.with("worker.jit-workers", "0", "test")).longCalls());
         assertEquals(LongCallSettings.NONE, ServerConfig.from(asked.with("worker.jit", "auto", "test")).longCalls());
+        assertEquals(LongCallSettings.NONE, ServerConfig.from(Settings.defaults().with("worker.jit", "auto", "test"))
+                .longCalls(), "auto picks none when every worker has the JIT");
         ConfigException tooSoon = assertThrows(ConfigException.class, () -> ServerConfig.from(
                 asked.with("worker.jit-twin-after-millis", "10", "test")));
         assertTrue(tooSoon.getMessage().contains("worker.jit-twin-after-millis must be between 100"), tooSoon.getMessage());
+        ConfigException many = assertThrows(ConfigException.class, () -> ServerConfig.from(
+                asked.with("worker.jit-workers", "lots", "test")));
+        assertEquals("worker.jit-workers must be 'auto' or a number from 0 to 16, not 'lots'", many.getMessage());
+    }
+
+    /** What README's settings table says auto picks, at the shipped heap (512m, a general worker 812 MiB, a JIT one 1,580 MiB). */
+    @Test
+    void autoPicksOneJitWorkerPerFourCoresFromFourOnWhereHalfTheMemoryHoldsIt() {
+        long mib = 1024 * 1024;
+        long general = 812 * mib;
+        long jit = 1580 * mib;
+        long gib = 1024 * mib;
+        assertEquals(0, LongCallSettings.autoWorkers(1, 16 * gib, general, jit));
+        assertEquals(0, LongCallSettings.autoWorkers(2, 64 * gib, 2 * general, jit), "a twin gained nothing on two cores");
+        assertEquals(1, LongCallSettings.autoWorkers(4, 16 * gib, 4 * general, jit));
+        assertEquals(4, LongCallSettings.autoWorkers(16, 64 * gib, 16 * general, jit));
+        assertEquals(2, LongCallSettings.autoWorkers(16, 32 * gib, 16 * general, jit), "as many as fit in half the memory");
+        assertEquals(0, LongCallSettings.autoWorkers(4, 6 * gib, 3 * general, jit), "half of 6 GB holds the general workers only");
+        assertEquals(1, LongCallSettings.autoWorkers(4, 0, 4 * general, jit), "unknown memory does not limit");
     }
 
     @Test

@@ -95,13 +95,26 @@ class LongCallsIT {
     /** First, while each worker is the one the server started. */
     @Test
     @Order(1)
-    void onlyTheGeneralWorkersWarmThemselvesSoTheJitWorkerTakesNoCoreWhileItWaits() {
-        List<String> commands = SandboxServer.workersTagged(TAG).stream().map(SandboxServer::commandLine).toList();
-        assertEquals(2, commands.size(), commands::toString);
-        for (String command : commands) {
+    void theJitWorkerWarmsItselfAndRunsWholeAtNice19SoItTakesOnlyCoresNoCallWants() throws Exception {
+        List<ProcessHandle> workers = SandboxServer.workersTagged(TAG);
+        assertEquals(2, workers.size(), workers::toString);
+        for (ProcessHandle worker : workers) {
+            String command = SandboxServer.commandLine(worker);
             boolean jit = command.contains("-Dpysandbox.worker.name=jit-worker-");
-            assertTrue(command.contains("-Dpysandbox.worker.warmUpRuns=" + (jit ? "0" : SandboxServer.SHORT_WARM_UP_RUNS) + " "), command);
+            assertTrue(command.contains("-Dpysandbox.worker.warmUpRuns=" + SandboxServer.SHORT_WARM_UP_RUNS + " "), command);
+            assertEquals(jit ? 19 : 0, niceOf(worker), "the JIT worker at nice 19, the general one at 0: " + command);
+            if (jit) {
+                assertTrue(command.contains("-Dpolyglot.engine.CompilerThreads=1"), "one compiler thread: " + command);
+            }
         }
+    }
+
+    /** A process's nice value: its main thread's, which every thread it starts inherits. */
+    private static int niceOf(ProcessHandle process) throws java.io.IOException {
+        String stat = java.nio.file.Files.readString(java.nio.file.Path.of("/proc", Long.toString(process.pid()), "stat"));
+        // Fields after the command, which is in parentheses and may hold spaces: state is field 3, nice field 19.
+        String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+        return Integer.parseInt(fields[19 - 3]);
     }
 
     /** Before any call has had a twin. */

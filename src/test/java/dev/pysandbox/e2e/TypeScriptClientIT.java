@@ -80,7 +80,7 @@ class TypeScriptClientIT {
     @SuppressWarnings("unchecked")
     void attackHostileAnswersNeverExceedWhatTheClientReads() throws Exception {
         Map<String, Object> outcome = runScript(List.of("node", HOSTILE_SCRIPT, SandboxServer.LAUNCHER.toString(),
-                "--workers=1"));
+                "--workers=1", NO_JIT_WORKER));
         List<Map<String, Object>> calls = (List<Map<String, Object>>) outcome.get("calls");
         assertEquals(3, calls.size(), outcome.toString());
         for (Map<String, Object> call : calls) {
@@ -92,10 +92,13 @@ class TypeScriptClientIT {
         assertEquals("still connected\n", calls.get(2).get("stdout"), calls.toString());
     }
 
+    /** The client's servers run no JIT worker, as every suite server ({@link SandboxServer#SUITE_FLAGS}). */
+    private static final String NO_JIT_WORKER = "--worker.jit-workers=0";
+
     /** Runs the script's long call against a fresh server and returns what it printed. */
     private static Map<String, Object> longCall(String mode) throws IOException, InterruptedException {
         return runScript(List.of("node", SCRIPT, SandboxServer.LAUNCHER.toString(), mode,
-                "--workers=1", "--progress.interval-seconds=1"));
+                "--workers=1", "--progress.interval-seconds=1", NO_JIT_WORKER));
     }
 
     /** Runs a client script against a fresh server and returns the JSON of its last line. */

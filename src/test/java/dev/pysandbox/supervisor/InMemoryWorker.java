@@ -69,7 +69,9 @@ final class InMemoryWorker extends Process {
         /** Writes an error to stderr and exits with code 1 before it is ready (a broken command line, say). */
         FAILS_TO_START,
         /** Stays up and never says it is ready. */
-        NEVER_READY
+        NEVER_READY,
+        /** Says it is ready when the test calls {@link #becomeReady()}. */
+        READY_WHEN_TOLD
     }
 
     /** The exit codes of a process ended by SIGTERM and SIGKILL. */
@@ -84,6 +86,7 @@ final class InMemoryWorker extends Process {
     private final InMemoryPipe stderr = new InMemoryPipe();
     private final OutputStream events = stdout.out;
     private final CompletableFuture<Integer> exit = new CompletableFuture<>();
+    private final CompletableFuture<Void> told = new CompletableFuture<>();
     /** Calls started with {@code sleep}, answered when cancelled. */
     private final Set<Long> sleeping = ConcurrentHashMap.newKeySet();
     /** What a call that called a tool does when the tool's answer comes, by call. */
@@ -98,6 +101,11 @@ final class InMemoryWorker extends Process {
 
     String name() {
         return name;
+    }
+
+    /** A worker started {@link Startup#READY_WHEN_TOLD} says it is ready now. */
+    void becomeReady() {
+        told.complete(null);
     }
 
     /** The next command the supervisor sent, waiting for it (30 s at most, a guard against a hang). */
@@ -138,6 +146,10 @@ final class InMemoryWorker extends Process {
                 return;
             }
             case NEVER_READY -> { }
+            case READY_WHEN_TOLD -> {
+                told.join();
+                send(Map.of("type", "ready", "engine", "Interpreted", "aotCache", false));
+            }
         }
         BufferedReader in = new BufferedReader(new InputStreamReader(stdin.in,
                 StandardCharsets.UTF_8));

@@ -61,8 +61,13 @@ class SandboxTest {
     }
 
     private Sandbox sandboxWithJitWorker(ToolBroker tools) throws InterruptedException {
+        return sandboxWithJitWorker(tools, Duration.ofMillis(100));
+    }
+
+    private Sandbox sandboxWithJitWorker(ToolBroker tools, Duration twinAfter) throws InterruptedException {
         sandbox = new Sandbox(new Sandbox.Settings(1, 100, HANG, Duration.ofSeconds(1),
-                new SessionSettings(10, 10, 10, Duration.ofMinutes(10)), new LongCallSettings(1, Duration.ofMillis(100))), workers, tools).start();
+                new SessionSettings(10, 10, 10, Duration.ofMinutes(10)), new LongCallSettings(1, twinAfter, false)),
+                workers, tools).start();
         workers.awaitLaunched("jit-worker-1.1");
         return sandbox;
     }
@@ -353,6 +358,21 @@ class SandboxTest {
         Map<String, Object> execute = general.nextCommand("execute");
         assertEquals(execute.get("id"), general.nextCommand("cancel").get("id"), "the first run, which lost, is stopped");
         assertEquals("worker-1.1 ran print(1)\n", run("print(1)").stdout(), "and its worker serves the next call");
+    }
+
+    @Test
+    void aTextWhoseCallRanPastTheDelayBeforeGetsItsTwinAtOnce() throws Exception {
+        sandboxWithJitWorker(ToolBroker.OFF, Duration.ofSeconds(2));
+        long first = twinLimitMillis(run("long"));
+        assertTrue(first <= 3_100, "the first call's twin started after the delay, with the 3 s it left: " + first);
+        long again = twinLimitMillis(run("long"));
+        assertTrue(again > 4_000, "the same text's twin starts at once, with the whole timeout: " + again);
+    }
+
+    /** The time limit a twin of {@code long} was given, which its answer names. */
+    private static long twinLimitMillis(ExecutionResult result) {
+        assertTrue(result.stdout().startsWith("jit-worker-1.1 ran long in "), result.stdout());
+        return Long.parseLong(result.stdout().replaceAll("\\D+", " ").trim().split(" ")[2]);
     }
 
     @Test

@@ -11,6 +11,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 
@@ -92,9 +95,9 @@ class WorkerPoolTest {
     @Test
     void aJitWorkerForLongCallsIsNeverHandedToACallAsItStarts() throws Exception {
         WorkerPool pool = pool(1, 1, 100, new InMemoryWorkers(Startup.READY));
+        WorkerProcess jit = awaitLongCallWorker(pool);
         WorkerProcess general = acquire(pool);
         assertEquals("worker-1.1", general.name());
-        WorkerProcess jit = awaitLongCallWorker(pool);
         assertEquals("jit-worker-1.1", jit.name());
         assertNull(pool.tryAcquireForLongCall(), "handed out once");
         pool.release(jit);
@@ -124,6 +127,44 @@ class WorkerPoolTest {
             Thread.sleep(5);
         }
         throw new AssertionError("no JIT worker for long calls became idle");
+    }
+
+    @Test
+    void theNextWorkerStartsOnlyOnceTheFirstCallEndsWhenThatCallIsAlone() throws Exception {
+        InMemoryWorkers workers = new InMemoryWorkers(Startup.READY).thenStart(Startup.READY_WHEN_TOLD);
+        WorkerPool pool = pool(1, 1, 100, workers);
+        WorkerProcess worker = firstCallSentBeforeAnyWorkerIsUp(pool, workers);
+        Thread.sleep(200); // time enough for a start that should not happen
+        assertEquals(List.of("worker-1.1"), workers.launchedNames(), "the JIT worker waits while the first call runs");
+        assertEquals(Status.SUCCESS, run(pool, worker, "print(1)").status());
+        workers.awaitLaunched("jit-worker-1.1");
+    }
+
+    @Test
+    void aCallShortOfAWorkerStartsTheNextAtOnce() throws Exception {
+        InMemoryWorkers workers = new InMemoryWorkers(Startup.READY).thenStart(Startup.READY_WHEN_TOLD);
+        WorkerPool pool = pool(2, 100, workers);
+        WorkerProcess first = firstCallSentBeforeAnyWorkerIsUp(pool, workers);
+        WorkerProcess second = acquire(pool); // waits, which starts worker-2.1
+        assertEquals("worker-2.1", second.name());
+        pool.release(first);
+        pool.release(second);
+    }
+
+    /** The worker of a client's first call, sent before worker-1.1 ({@link Startup#READY_WHEN_TOLD}) is up. */
+    private static WorkerProcess firstCallSentBeforeAnyWorkerIsUp(WorkerPool pool, InMemoryWorkers workers) throws Exception {
+        InMemoryWorker first = workers.awaitLaunched("worker-1.1");
+        CountDownLatch waiting = new CountDownLatch(1);
+        CompletableFuture<WorkerProcess> call = CompletableFuture.supplyAsync(() -> {
+            try {
+                return pool.acquire(null, HANG, waiting::countDown);
+            } catch (Exception e) {
+                throw new CompletionException(e);
+            }
+        });
+        assertTrue(waiting.await(HANG.toSeconds(), TimeUnit.SECONDS));
+        first.becomeReady();
+        return call.get(HANG.toSeconds(), TimeUnit.SECONDS);
     }
 
     @Test

@@ -11,6 +11,7 @@ import java.nio.file.attribute.PosixFilePermissions;
 import java.util.List;
 
 import org.junit.jupiter.api.Test;
+import dev.pysandbox.config.LongCallSettings;
 import dev.pysandbox.config.ServerConfig;
 import dev.pysandbox.files.FileLimits;
 import dev.pysandbox.packages.InstallerJvm;
@@ -107,6 +108,7 @@ class WorkerRuntimeTest {
         assertEquals(dir.resolve("jdk/bin/java"), runtime.java());
         String options = String.join(" ", runtime.jvmOptions());
         assertTrue(options.contains("-XX:+EnableJVMCI"), options);
+        assertTrue(options.contains("-Dpolyglot.engine.CompilerThreads=1"), "one compiler thread: " + options);
         assertTrue(options.contains("--module-path " + dir.resolve("compiler/compiler.jar").toAbsolutePath()), options);
         assertTrue(options.contains("--add-modules jdk.graal.compiler"), options);
         assertFalse(options.contains("--upgrade-module-path"), "that option switches the AOT cache off");
@@ -165,17 +167,32 @@ class WorkerRuntimeTest {
     }
 
     @Test
-    void theJitCacheTrainsAsTheLongCallWorkersRunWithoutWarmingUp() throws IOException {
+    void theJitCacheTrainsWithoutWarmingUp() throws IOException {
         prepare(true);
-        WorkerSettings settings = new WorkerSettings(1024, 4096, 2, 100, ImportPolicy.standard(), false, List.of(), "",
-                FileLimits.DEFAULT, List.of(), 200);
-        WorkerLauncher launcher = new WorkerLauncher("256m", dir.resolve("cache"), List.of(), settings, "off", 0, "off",
-                List.of());
+        WorkerLauncher launcher = launcher(LongCallSettings.NONE);
         assertTrue(launcher.trainingCommand(WorkerRuntime.locate(dir, WorkerKind.INTERPRETER, "/app.jar"))
                 .contains("-Dpysandbox.worker.warmUpRuns=200"), "interpreter-only workers warm themselves as configured");
         List<String> jit = launcher.trainingCommand(WorkerRuntime.locate(dir, WorkerKind.JIT, "/app.jar"));
         assertTrue(jit.contains("-Dpysandbox.worker.warmUpRuns=0"), jit::toString);
         assertTrue(String.join(" ", jit).contains("-XX:+EnableJVMCI"), "and otherwise on the JIT runtime: " + jit);
+    }
+
+    @Test
+    void longCallWorkersRunWholeAtNice19AndWarmThemselvesWhileGeneralOnesKeepTheirPriority() throws IOException {
+        WorkerLauncher launcher = launcher(new LongCallSettings(1, java.time.Duration.ofSeconds(2), true));
+        List<String> longCalls = launcher.command("w", WorkerRole.LONG_CALLS);
+        assertTrue(longCalls.get(0).endsWith("/nice") && longCalls.subList(1, 3).equals(List.of("-n", "19")),
+                "nice -n 19 before the java command, so that every thread the JVM makes inherits it: " + longCalls);
+        assertTrue(longCalls.contains("-Dpysandbox.worker.warmUpRuns=200"), longCalls::toString);
+        List<String> general = launcher.command("w", WorkerRole.GENERAL);
+        assertTrue(general.get(0).endsWith("/java"), general::toString);
+        assertTrue(general.contains("-Dpysandbox.worker.warmUpRuns=200"), general::toString);
+    }
+
+    private WorkerLauncher launcher(LongCallSettings longCalls) throws IOException {
+        WorkerSettings settings = new WorkerSettings(1024, 4096, 2, 100, ImportPolicy.standard(), false, List.of(), "",
+                FileLimits.DEFAULT, List.of(), 200);
+        return new WorkerLauncher("256m", dir.resolve("cache"), List.of(), settings, "off", longCalls, "off", List.of());
     }
 
     /** A prepared folder whose AOT caches were trained on the class paths used here, or on others. */
