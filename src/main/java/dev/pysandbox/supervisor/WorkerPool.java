@@ -85,9 +85,9 @@ final class WorkerPool implements AutoCloseable {
     }
 
     /**
-     * Starts the first slot not started yet. Each slot starts when the one before it is ready (or gone, or
-     * slow), not all at once: on a small machine JVMs starting together share the cores, and the first call
-     * waits for all of them (measured on two cores: the first of two workers ready 4.5 s after launch when
+     * Starts the first slot not started yet. Each slot starts after the one before it is ready ({@link #onReady}
+     * says when), gone, or slow, not all at once: on a small machine JVMs starting together share the cores, and
+     * the first call waits for all of them (measured on two cores: the first of two workers ready 4.5 s after launch when
      * both start at once, 2.2 s alone).
      */
     private void startNext() {
@@ -324,8 +324,9 @@ final class WorkerPool implements AutoCloseable {
      * A worker is up. The next slot starts now if the pool is quiet (no call running or about to take this worker)
      * or some call will still be waiting for a worker; otherwise it waits until the pool is quiet or a call waits
      * (or {@link #STAGGER_LIMIT_MILLIS} after this worker's launch). So the first call of a just-started server runs
-     * on cores no starting JVM takes: on two cores the first {@code statistics.mean} took 2.3 s beside the second
-     * worker's start and 1.3 s without it (BENCHMARKS.md, "First call").
+     * on cores no starting JVM takes: on two cores the first {@code statistics.mean} took 2.3 s after its worker was
+     * ready beside the second worker's start, and 1.3 s without it, in one launch each (BENCHMARKS.md, "First
+     * call", which also says that launch to answer did not move beyond the machine's noise).
      */
     private void onReady(WorkerSlot slot, WorkerProcess worker) {
         boolean startNow;
