@@ -1,11 +1,12 @@
 package dev.pysandbox.supervisor;
 
-import java.io.File;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+
+import dev.pysandbox.process.Executables;
 
 /**
  * One {@code bwrap} this server could run, and where the candidates are: the one the build bundles beside the
@@ -43,18 +44,8 @@ record Bubblewrap(List<String> command, Path binary, boolean bundled) {
             found.add(new Bubblewrap(List.of("env", "LD_LIBRARY_PATH=" + bundle.resolve("lib"), bundled.toString(),
                     "--unsetenv", "LD_LIBRARY_PATH"), bundled, true));
         }
-        for (String directory : path == null ? new String[0] : path.split(File.pathSeparator)) {
-            if (directory.isBlank()) {
-                continue;
-            }
-            Path onPath = Path.of(directory, "bwrap").toAbsolutePath().normalize();
-            if (Files.isRegularFile(onPath) && Files.isExecutable(onPath)) {
-                if (!sameFile(onPath, bundled)) {
-                    found.add(new Bubblewrap(List.of(onPath.toString()), onPath, false));
-                }
-                break;
-            }
-        }
+        Executables.onPath("bwrap", path).filter(onPath -> !sameFile(onPath, bundled))
+                .ifPresent(onPath -> found.add(new Bubblewrap(List.of(onPath.toString()), onPath, false)));
         return found;
     }
 

@@ -15,6 +15,7 @@ import java.util.stream.Collectors;
 import dev.pysandbox.config.LongCallSettings;
 import dev.pysandbox.config.ServerConfig;
 import dev.pysandbox.packages.KnownPackages;
+import dev.pysandbox.process.Executables;
 import dev.pysandbox.worker.WorkerMain;
 import dev.pysandbox.execution.AnswerBudget;
 import dev.pysandbox.worker.WorkerSettings;
@@ -35,12 +36,8 @@ import dev.pysandbox.worker.WorkerSettings;
 public final class WorkerLauncher implements WorkerStarter {
     private static final org.slf4j.Logger log = org.slf4j.LoggerFactory.getLogger(WorkerLauncher.class);
     /** {@code nice -n 19}, the prefix that starts a process at background priority; null where there is no nice. */
-    private static final List<String> BACKGROUND = Arrays.stream(System.getenv().getOrDefault("PATH", "").split(File.pathSeparator))
-            .filter(directory -> !directory.isBlank())
-            .map(directory -> Path.of(directory, "nice"))
-            .filter(Files::isExecutable)
-            .findFirst()
-            .map(nice -> List.of(nice.toAbsolutePath().toString(), "-n", "19"))
+    private static final List<String> BACKGROUND = Executables.onPath("nice", System.getenv("PATH"))
+            .map(nice -> List.of(nice.toString(), "-n", "19"))
             .orElse(null);
 
     private final WorkerRuntime runtime;

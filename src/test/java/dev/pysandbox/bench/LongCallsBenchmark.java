@@ -111,8 +111,8 @@ public final class LongCallsBenchmark {
             cpython.add(reference);
             ratios.add(seconds / reference);
         }
-        System.out.printf("| %s | %s | %s | %s | %.2fx | %d | %d |%n", configuration, name, seconds(server),
-                seconds(cpython), median(ratios), TWINS_STARTED.get() - twinsBefore, answeredByTwins);
+        System.out.printf("| %s | %s | %s | %s | %.2fx | %d | %d |%n", configuration, name, TimeoutLatency.seconds(server),
+                TimeoutLatency.seconds(cpython), SpeedBenchmark.median(ratios), TWINS_STARTED.get() - twinsBefore, answeredByTwins);
     }
 
     private static McpSyncClient start(Path launcher, List<String> flags, boolean jit) throws InterruptedException {
@@ -151,15 +151,5 @@ public final class LongCallsBenchmark {
             throw new IllegalStateException("python3 failed: " + output);
         }
         return (System.nanoTime() - start) / 1e9;
-    }
-
-    private static String seconds(List<Double> values) {
-        return String.join(", ", values.stream().map(v -> String.format("%.1f", v)).toList()) + " s";
-    }
-
-    private static double median(List<Double> values) {
-        List<Double> sorted = values.stream().sorted().toList();
-        int n = sorted.size();
-        return n % 2 == 1 ? sorted.get(n / 2) : (sorted.get(n / 2 - 1) + sorted.get(n / 2)) / 2;
     }
 }

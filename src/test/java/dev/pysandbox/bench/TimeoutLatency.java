@@ -183,7 +183,8 @@ public final class TimeoutLatency {
         }
     }
 
-    private static String seconds(List<Double> values) {
+    /** The values in seconds, one decimal each, in their order (other benchmarks' tables use it too). */
+    static String seconds(List<Double> values) {
         return String.join(", ", values.stream().map(v -> String.format("%.1f", v)).toList()) + " s";
     }
 

@@ -355,8 +355,7 @@ class SandboxTest {
         long twinLimit = Long.parseLong(result.stdout().replaceAll("\\D+", " ").trim().split(" ")[2]);
         assertTrue(twinLimit <= 4_900 && twinLimit > 1_000, "the time left, not the whole timeout: " + twinLimit);
         assertTrue(result.executionTime() >= 0.1, "counts the time before the twin: " + result.executionTime());
-        Map<String, Object> execute = general.nextCommand("execute");
-        assertEquals(execute.get("id"), general.nextCommand("cancel").get("id"), "the first run, which lost, is stopped");
+        assertStartedThenCancelled(general, "the first run, which lost, is stopped");
         assertEquals("worker-1.1 ran print(1)\n", run("print(1)").stdout(), "and its worker serves the next call");
     }
 
@@ -381,8 +380,7 @@ class SandboxTest {
         InMemoryWorker jit = workers.awaitLaunched("jit-worker-1.1");
         ExecutionResult result = run("race ok:600 wait");
         assertEquals("worker-1.1 finished\n", result.stdout(), "nothing the first run did is lost");
-        Map<String, Object> twin = jit.nextCommand("execute");
-        assertEquals(twin.get("id"), jit.nextCommand("cancel").get("id"), "the twin is stopped");
+        assertStartedThenCancelled(jit, "the twin is stopped");
         assertTrue(run("long").stdout().startsWith("jit-worker-1.1 ran long"), "and the JIT worker takes the next twin");
     }
 
@@ -430,8 +428,7 @@ class SandboxTest {
         ExecutionResult result = sandbox.execute(withTools("race tool:500 tool:1500", Duration.ofSeconds(5)), null,
                 phase -> { });
         assertEquals("worker-1.1 called a tool\n", result.stdout(), result::toString);
-        Map<String, Object> twin = jit.nextCommand("execute");
-        assertEquals(twin.get("id"), jit.nextCommand("cancel").get("id"), "the twin is stopped when the first run calls");
+        assertStartedThenCancelled(jit, "the twin is stopped when the first run calls");
         Thread.sleep(1_500); // the twin's own call, had it not been stopped, would have come by now
         assertEquals(List.of(ToolOp.CALL), seen.ops, "the tool was called once, by the run that owns the call");
     }
@@ -443,9 +440,14 @@ class SandboxTest {
         InMemoryWorker general = workers.awaitLaunched("worker-1.1");
         ExecutionResult result = sandbox.execute(withTools("race wait tool:0", Duration.ofSeconds(5)), null, phase -> { });
         assertEquals("jit-worker-1.1 called a tool\n", result.stdout(), result::toString);
-        Map<String, Object> first = general.nextCommand("execute");
-        assertEquals(first.get("id"), general.nextCommand("cancel").get("id"), "the first run is stopped");
+        assertStartedThenCancelled(general, "the first run is stopped");
         assertEquals(List.of(ToolOp.CALL), seen.ops);
+    }
+
+    /** The next run {@code worker} was sent is the one it was next told to cancel. */
+    private static void assertStartedThenCancelled(InMemoryWorker worker, String why) throws InterruptedException {
+        Map<String, Object> run = worker.nextCommand("execute");
+        assertEquals(run.get("id"), worker.nextCommand("cancel").get("id"), why);
     }
 
     private static ExecutionRequest withTools(String code, Duration timeout) {
