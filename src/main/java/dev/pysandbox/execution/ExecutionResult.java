@@ -30,7 +30,8 @@ import com.fasterxml.jackson.annotation.JsonProperty;
  *                      id reached a worker of this server. Behind a load balancer, {@code true} after the first call
  *                      means the session's state was lost (its replica restarted, or the call was routed
  *                      elsewhere). Null, and left out, for calls without a session
- * @param sessionRebuilt for a call with a session whose worker was lost to another call (or replaced): how many of
+ * @param sessionRebuilt for a call with a session whose worker was lost to another call (or replaced), or that
+ *                      computes and moved to a JIT worker: how many of
  *                      the session's earlier calls were run again on a new worker to rebuild its state before this
  *                      one ran. Null, and left out, when nothing was rebuilt
  * @param sessionEnded  for a call naming a session that has ended: why ({@link SessionEnding}); its message says

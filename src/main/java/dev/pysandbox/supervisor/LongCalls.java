@@ -6,6 +6,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.LongSupplier;
+import java.util.function.Predicate;
 import java.util.function.Supplier;
 
 import org.slf4j.Logger;
@@ -13,6 +14,7 @@ import org.slf4j.LoggerFactory;
 
 import dev.pysandbox.execution.ExecutionRequest;
 import dev.pysandbox.execution.ToolBroker.ToolCalls;
+import dev.pysandbox.supervisor.SessionRegistry.Session;
 import dev.pysandbox.supervisor.TwinRace.Run;
 
 /**
@@ -28,6 +30,9 @@ import dev.pysandbox.supervisor.TwinRace.Run;
  * <p>Only a call that nothing outside its context can see running twice gets a twin: no session (its state lives
  * in its worker), and no call of the operator's tools (they act on other servers), which the race enforces: the
  * first run to call one owns the call. Each run has its own scratch space, and only the owner's files are returned.
+ *
+ * <p>A session that computes moves instead: {@link #jitWorkerFor} says when its next call is to rebuild it on a JIT
+ * worker first, as a session whose worker was lost is rebuilt.
  */
 final class LongCalls {
     private static final Logger log = LoggerFactory.getLogger(LongCalls.class);
@@ -39,6 +44,13 @@ final class LongCalls {
      * worker once that has run it (BENCHMARKS.md, "Long calls and their twins").
      */
     static final Duration LONG_TEXT = Duration.ofMillis(500);
+    /**
+     * How many long calls in a row make a session one that computes. One is not enough: on a busy machine agent
+     * code, new text every call, crosses the delay now and then, and runs 2-4 times slower on the JIT worker than on
+     * the interpreter; a session of the agent corpus moved after one such call took 62.4 s where it had taken 14.8 s,
+     * while a session that ran the same search call after call gained (BENCHMARKS.md, "Sessions that compute").
+     */
+    static final int COMPUTING_CALLS = 2;
     /** How often a call past {@code twinAfter} looks again for an idle JIT worker. */
     private static final long RETRY_MILLIS = 250;
 
@@ -56,6 +68,34 @@ final class LongCalls {
     /** The race of a request that may get a twin (see the class comment); null for one that never does. */
     TwinRace raceFor(ExecutionRequest request) {
         return request.sessionId() == null && pool.hasLongCallSlots() ? new TwinRace() : null;
+    }
+
+    /** A session call that ran {@code nanos}, sent to answered, counts towards the session computing. */
+    void ended(Session session, long nanos) {
+        session.computingCalls = nanos >= twinAfter.toNanos() ? session.computingCalls + 1 : 0;
+    }
+
+    /**
+     * An idle JIT worker, held for the caller, on which a session that computes is to be rebuilt before its next call
+     * runs; null when it is to stay where it is. A session computes when its last {@value #COMPUTING_CALLS} calls in
+     * a row each ran {@code twinAfter} or longer, the delay after which a call without a session gets a twin. Only
+     * a session that can be rebuilt moves, once, from a general worker, when a JIT worker is idle with room for it;
+     * it waits for none.
+     *
+     * @param hasRoom whether a worker holds fewer sessions than {@code sessions.per-worker}, so the move closes none
+     */
+    WorkerProcess jitWorkerFor(Session session, Predicate<WorkerProcess> hasRoom) {
+        if (!pool.hasLongCallSlots() || session.staysPut || session.calls == 0
+                || session.computingCalls < COMPUTING_CALLS || session.journal.refusal() != null
+                || session.worker == null || pool.inLongCallSlot(session.worker)) {
+            return null;
+        }
+        WorkerProcess jit = pool.tryAcquireForLongCall();
+        if (jit != null && !hasRoom.test(jit)) {
+            pool.release(jit);
+            return null;
+        }
+        return jit;
     }
 
     /**

@@ -1,9 +1,5 @@
 package dev.pysandbox.supervisor;
 
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
-import java.util.Base64;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -25,20 +21,11 @@ final class LongTexts {
 
     /** Remembers that a call of {@code code} ran long. */
     synchronized void ranLong(String code) {
-        digests.put(digest(code), Boolean.TRUE);
+        digests.put(TextDigest.of(code), Boolean.TRUE);
     }
 
     /** Whether a call of {@code code} ran long before (among those remembered). */
     synchronized boolean ranLongBefore(String code) {
-        return digests.get(digest(code)) != null;
-    }
-
-    private static String digest(String code) {
-        try {
-            byte[] hash = MessageDigest.getInstance("SHA-256").digest(code.getBytes(StandardCharsets.UTF_8));
-            return Base64.getEncoder().encodeToString(hash);
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("every Java has SHA-256", e);
-        }
+        return digests.get(TextDigest.of(code)) != null;
     }
 }

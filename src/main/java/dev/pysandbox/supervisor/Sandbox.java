@@ -290,7 +290,9 @@ public final class Sandbox implements AutoCloseable {
             }
             try {
                 if (!session.displaced) {
-                    return runOn(session, request, phases, true, false);
+                    WorkerProcess jit = longCalls.jitWorkerFor(session, sessions::hasRoom);
+                    ExecutionResult there = jit == null ? null : movedThenRun(session, jit, request, phases);
+                    return there != null ? there : runOn(session, request, phases, true, false);
                 }
                 // The rebuild and the call hold their worker from the first call run again to the answer: a call
                 // of someone else's in between could cost the worker and undo the rebuild.
@@ -362,6 +364,47 @@ public final class Sandbox implements AutoCloseable {
             }
         }
         return new Rebuild(entries.size(), null);
+    }
+
+    /**
+     * Rebuilds a session that computes on {@code jit}, the JIT worker the caller holds for it
+     * ({@link LongCalls#jitWorkerFor}), and runs its call there. Null, having given {@code jit} back, when a call run
+     * again there ended or printed otherwise than before (values made from chance or the clock): the session was
+     * not lost, so it is not remade different, and stays where it is, as it was, for good.
+     */
+    private ExecutionResult movedThenRun(Session session, WorkerProcess jit, ExecutionRequest request,
+            Consumer<CallPhase> phases) throws InterruptedException {
+        List<SessionJournal.Entry> entries = session.journal.entries();
+        String from = session.worker == null ? "its lost worker" : session.worker.name();
+        log.info("session {} computes: moving it from {} to {} by running its {} call(s) again", session.id, from,
+                jit.name(), entries.size());
+        for (int i = 0; i < entries.size(); i++) {
+            SessionJournal.Entry entry = entries.get(i);
+            ExecutionResult again;
+            try {
+                again = runHeld(jit, null, entry.request().withoutTools(), phases, false, false, 0);
+            } catch (InterruptedException e) {
+                stayPut(session, jit); // runHeld gives jit back once the cancelled run has ended
+                throw e;
+            }
+            if (jit.isGone() || again.status() != entry.status() || !entry.printsAsBefore(again.stdout())) {
+                log.info("session {} stays on {}: its call {} of {} ran otherwise on {}", session.id, from, i + 1,
+                        entries.size(), jit.name());
+                stayPut(session, jit);
+                pool.release(jit);
+                return null;
+            }
+        }
+        sessions.moved(session, jit);
+        return runHeld(jit, session, request, phases, true, true, entries.size());
+    }
+
+    /** A session's move to {@code jit} failed: what was rebuilt there goes, and it never tries again. */
+    private static void stayPut(Session session, WorkerProcess jit) {
+        session.staysPut = true;
+        if (!jit.isGone()) {
+            jit.closeSession(session.workerKey);
+        }
     }
 
     /**
@@ -460,6 +503,7 @@ public final class Sandbox implements AutoCloseable {
         }
         if (journal) {
             session.calls++;
+            longCalls.ended(session, System.nanoTime() - sent);
         }
         return answer(run).sessionNew(started).sessionRebuilt(rebuilt).build();
     }

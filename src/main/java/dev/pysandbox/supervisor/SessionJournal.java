@@ -23,8 +23,15 @@ import dev.pysandbox.execution.Status;
  * its lock, which guards this.
  */
 final class SessionJournal {
-    /** One call to run again, and the status it ended with, which running it again must give too. */
-    record Entry(ExecutionRequest request, Status status) {
+    /**
+     * One call to run again, the status it ended with, which running it again must give too, and a digest of what
+     * it printed, which a session moved of its own accord must print again too ({@link #printsAsBefore}).
+     */
+    record Entry(ExecutionRequest request, Status status, String stdoutDigest) {
+        /** Whether a run of this call again printed what it printed the first time. */
+        boolean printsAsBefore(String stdout) {
+            return stdoutDigest.equals(TextDigest.of(stdout));
+        }
     }
 
     private final long maxBytes;
@@ -61,7 +68,7 @@ final class SessionJournal {
             } else if (seconds > maxTime.toMillis() / 1000.0) {
                 stop("its calls ran longer than sessions.rebuild-seconds (" + maxTime.toSeconds() + " s) in all");
             } else {
-                entries.add(new Entry(request, status));
+                entries.add(new Entry(request, status, TextDigest.of(run.report().stdout())));
             }
         }
     }

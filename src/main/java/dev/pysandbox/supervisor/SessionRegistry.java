@@ -80,6 +80,10 @@ final class SessionRegistry {
         volatile long lastUsedNanos = openedNanos;
         /** Calls that ran in it; guarded by {@link #lock}. */
         int calls;
+        /** Its last calls in a row that ran long ({@link LongCalls#ended}); guarded by {@link #lock}. */
+        int computingCalls;
+        /** A move to a JIT worker failed: it stays where it is ({@link LongCalls#jitWorkerFor}); under {@link #lock}. */
+        boolean staysPut;
 
         Session(String principal, String id, long serial, SessionJournal journal) {
             this.principal = principal;
@@ -163,6 +167,23 @@ final class SessionRegistry {
                     this::fullWorkerReason);
         }
         closeEnded(evicted);
+    }
+
+    /**
+     * A session rebuilt on {@code worker} of its own accord (it computes, {@link LongCalls#jitWorkerFor}) now lives
+     * there: its context on the worker it leaves is closed. Under the session's lock.
+     */
+    void moved(Session session, WorkerProcess worker) {
+        WorkerProcess left = session.worker;
+        bind(session, worker);
+        if (left != null && !left.isGone()) {
+            closer.accept(left, session.workerKey);
+        }
+    }
+
+    /** Whether {@code worker} holds fewer than {@code sessions.per-worker} sessions, so one more closes none. */
+    synchronized boolean hasRoom(WorkerProcess worker) {
+        return sessions.values().stream().filter(s -> s.worker == worker).count() < settings.perWorker();
     }
 
     /** A session this registry ended, and why, for its notice. */

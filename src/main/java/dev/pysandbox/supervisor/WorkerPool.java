@@ -192,7 +192,7 @@ final class WorkerPool implements AutoCloseable {
     }
 
     /** Whether the worker is that of a {@link WorkerRole#LONG_CALLS} slot (an idle worker is always in its slot). */
-    private boolean inLongCallSlot(WorkerProcess worker) {
+    synchronized boolean inLongCallSlot(WorkerProcess worker) {
         return slots.stream().anyMatch(slot -> slot.worker == worker && slot.role == WorkerRole.LONG_CALLS);
     }
 

@@ -214,6 +214,12 @@ public final class AgentWorkload {
      * {@code session} is not null.
      */
     private Map<String, Timing> pass(Server server, String session, int pauseMillis) throws InterruptedException {
+        return pass(server, corpus, session, pauseMillis);
+    }
+
+    /** One pass over {@code corpus} (see {@link #pass(Server, String, int)}). */
+    static Map<String, Timing> pass(Server server, List<Snippet> corpus, String session, int pauseMillis)
+            throws InterruptedException {
         Map<String, Timing> timings = new HashMap<>();
         for (Snippet snippet : corpus) {
             Thread.sleep(pauseMillis);
@@ -239,7 +245,7 @@ public final class AgentWorkload {
         return median;
     }
 
-    private static String cpython(String executable, String code) throws Exception {
+    static String cpython(String executable, String code) throws Exception {
         Process p = new ProcessBuilder(executable, "-c", code).redirectError(ProcessBuilder.Redirect.DISCARD).start();
         String printed = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
         p.waitFor();
@@ -250,7 +256,7 @@ public final class AgentWorkload {
         out.add(text);
     }
 
-    private static double millis(long startNanos) {
+    static double millis(long startNanos) {
         return (System.nanoTime() - startNanos) / 1e6;
     }
 

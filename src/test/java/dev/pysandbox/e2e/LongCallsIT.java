@@ -17,7 +17,8 @@ import org.junit.jupiter.api.TestMethodOrder;
  * Calls that outrun the interpreter get a twin on the JIT worker (worker.jit-workers): the real server, its
  * interpreter-only worker and its JIT worker. The rules of twins (time left, sessions, tool calls, who wins) are
  * SandboxTest's, against in-memory workers; this shows them end to end, where only real workers can show it: which
- * runtime answered, that the caller sees one run, and that the worker whose run lost serves the next call.
+ * runtime answered, that the caller sees one run, and that the worker whose run lost serves the next call; and
+ * that a session that computes moves to the JIT worker with its variables.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class LongCallsIT {
@@ -125,5 +126,36 @@ class LongCallsIT {
                 "session_id", "kept"));
         assertEquals("start\n" + System.getProperty("graalpy.version") + "\n", result.get("stdout"), result::toString);
         assertEquals(0, twins(), "no twin: " + server.log);
+    }
+
+    /** Last: it leaves a session on the JIT worker. */
+    @Test
+    @Order(5)
+    void aSessionWhoseCallsComputeMovesToTheJitWorkerWithItsVariables() {
+        Map<String, Object> first = session("x = 40");
+        assertEquals("success", first.get("status"), first::toString);
+        String computing = """
+                import time
+                t = time.monotonic()
+                while time.monotonic() - t < 1.5:
+                    pass
+                x += 1
+                print(x)
+                """;
+        for (int x = 41; x <= 42; x++) {
+            Map<String, Object> computed = session(computing);
+            assertEquals(x + "\n", computed.get("stdout"), "ran past the one-second delay, on the general worker: "
+                    + computed);
+        }
+        Map<String, Object> moved = session("import sys\nx += 1\nprint(x, '.'.join(map(str, sys.implementation.version[:3])))");
+        assertEquals("43 " + System.getProperty("graalpy.jit.version") + "\n", moved.get("stdout"),
+                "its variables, on the JIT worker's GraalPy: " + moved);
+        assertEquals(3, ((Number) moved.get("session_rebuilt")).intValue(), "its three calls ran again there: " + moved);
+        assertTrue(server.log.stream().anyMatch(line -> line.contains("session computing computes: moving it")),
+                "logged: " + server.log);
+    }
+
+    private static Map<String, Object> session(String code) {
+        return server.execute(Map.of("language", "python", "code", code, "timeout", 60, "session_id", "computing"));
     }
 }

@@ -54,6 +54,8 @@ import dev.pysandbox.wire.WireCodec;
  *       answered), {@code tool-wait:MS} (the same, then runs until cancelled);</li>
  *   <li>{@code fail-on NAME}: answers {@code execution_error} on the worker of that name, success elsewhere (code
  *       that does not end the same way when run again);</li>
+ *   <li>{@code busy:MS}: succeeds after MS ms, printing {@code busy} on any worker (code that computes, and prints
+ *       the same when run again);</li>
  *   <li>{@code missing A B ...}: answers with success, reporting that the code imported the modules named missing;</li>
  *   <li>{@code forge}: answers as a compromised worker might ({@link #forged}): claiming what only the supervisor
  *       knows, with fields the protocol does not have and output far beyond the answer budget;</li>
@@ -256,6 +258,8 @@ final class InMemoryWorker extends Process {
                 if (code.startsWith("race ")) {
                     String[] actions = code.split(" ");
                     race(id, name.startsWith(WorkerRole.LONG_CALLS.namePrefix()) ? actions[2] : actions[1]);
+                } else if (code.startsWith("busy:")) {
+                    later(Long.parseLong(code.substring("busy:".length())), () -> send(result(id, success("busy"), false)));
                 } else if (code.startsWith("missing ")) {
                     send(result(id, new RunReport(Status.SUCCESS, "", "", 0, 0.01, null, null, null, List.of(), 0,
                             List.of(code.substring("missing ".length()).split(" "))), false));

@@ -444,6 +444,65 @@ class SandboxTest {
         assertEquals(List.of(ToolOp.CALL), seen.ops);
     }
 
+    @Test
+    void aSessionWhoseLastTwoCallsComputedIsRebuiltOnAnIdleJitWorkerAndRunsThereFromItsNextCall() throws Exception {
+        sandboxWithJitWorker();
+        InMemoryWorker general = workers.awaitLaunched("worker-1.1");
+        InMemoryWorker jit = workers.awaitLaunched("jit-worker-1.1");
+        inSession("s", "busy:0");
+        assertEquals("busy\n", inSession("s", "busy:150").stdout(), "this one ran past the 100 ms delay");
+        assertNull(inSession("s", "busy:0").sessionRebuilt(), "one long call between short ones leaves it where it is");
+        inSession("s", "busy:150");
+        assertNull(inSession("s", "busy:150").sessionRebuilt(), "two in a row: it computes");
+        ExecutionResult moved = inSession("s", "where");
+        assertEquals("jit-worker-1.1 ran where in s#1\n", moved.stdout());
+        assertEquals(5, moved.sessionRebuilt(), "its five calls ran again there first, as the answer says");
+        assertEquals(false, moved.sessionNew());
+        for (String code : List.of("busy:0", "busy:150", "busy:0", "busy:150", "busy:150", "where")) {
+            assertEquals(code, jit.nextCommand("execute").get("code"));
+        }
+        assertEquals("s#1", general.nextCommand("close-session").get("session"), "its old context is closed");
+        ExecutionResult next = inSession("s", "again");
+        assertEquals("jit-worker-1.1 ran again in s#1\n", next.stdout(), "it lives there now");
+        assertNull(next.sessionRebuilt(), "moved once");
+    }
+
+    @Test
+    void aSessionWhoseCallsPrintOtherwiseWhenRunAgainStaysOnItsWorkerForGood() throws Exception {
+        sandboxWithJitWorker();
+        InMemoryWorker jit = workers.awaitLaunched("jit-worker-1.1");
+        inSession("s", "which"); // prints its worker's name: a value that differs when run again
+        inSession("s", "busy:150");
+        inSession("s", "busy:150");
+        ExecutionResult stayed = inSession("s", "where");
+        assertEquals("worker-1.1 ran where in s#1\n", stayed.stdout(), "as it was");
+        assertNull(stayed.sessionRebuilt());
+        assertEquals("which", jit.nextCommand("execute").get("code"), "the move was tried");
+        assertEquals("s#1", jit.nextCommand("close-session").get("session"), "and what it made there closed");
+        inSession("s", "busy:150");
+        inSession("s", "busy:150");
+        assertEquals("worker-1.1 ran again in s#1\n", inSession("s", "again").stdout());
+        assertTrue(jit.noCommandWaiting(), "it is not tried again");
+    }
+
+    @Test
+    void aSessionThatCannotBeRebuiltOrHasNoJitWorkerNeverMoves() throws Exception {
+        sandboxWithJitWorker();
+        InMemoryWorker jit = workers.awaitLaunched("jit-worker-1.1");
+        inSession("s", "timeout"); // its state is wherever the stop left it: no journal
+        inSession("s", "busy:150");
+        inSession("s", "busy:150");
+        assertEquals("worker-1.1 ran where in s#1\n", inSession("s", "where").stdout());
+        assertTrue(jit.noCommandWaiting());
+        sandbox.close();
+        sandbox(1, 100, 10);
+        inSession("t", "busy:150");
+        inSession("t", "busy:150");
+        ExecutionResult alone = inSession("t", "where");
+        assertTrue(alone.stdout().startsWith("worker-"), "no JIT worker, no move: " + alone.stdout());
+        assertNull(alone.sessionRebuilt());
+    }
+
     /** The next run {@code worker} was sent is the one it was next told to cancel. */
     private static void assertStartedThenCancelled(InMemoryWorker worker, String why) throws InterruptedException {
         Map<String, Object> run = worker.nextCommand("execute");

@@ -1,6 +1,7 @@
 package dev.pysandbox.supervisor;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -40,8 +41,21 @@ class SessionJournalTest {
         journal.record(call("never"), WorkerRun.without(RunReport.setupError("no worker")));
         journal.record(call("1 / 0"), ended(Status.EXECUTION_ERROR, 0.1));
         assertNull(journal.refusal());
-        assertEquals(List.of(new SessionJournal.Entry(call("x = 1"), Status.SUCCESS),
-                new SessionJournal.Entry(call("1 / 0"), Status.EXECUTION_ERROR)), journal.entries());
+        assertEquals(List.of(call("x = 1"), call("1 / 0")),
+                journal.entries().stream().map(SessionJournal.Entry::request).toList());
+        assertEquals(List.of(Status.SUCCESS, Status.EXECUTION_ERROR),
+                journal.entries().stream().map(SessionJournal.Entry::status).toList());
+    }
+
+    @Test
+    void eachCallKeepsWhatItPrintedAsADigestToCompareARunAgainWith() {
+        SessionJournal journal = new SessionJournal(1024, MINUTE);
+        journal.record(call("print(41 + 1)"), WorkerRun.without(new RunReport(Status.SUCCESS, "42\n", "", 0, 0.1, null,
+                null, Truncation.NONE)));
+        SessionJournal.Entry entry = journal.entries().get(0);
+        assertTrue(entry.printsAsBefore("42\n"));
+        assertFalse(entry.printsAsBefore("43\n"), "a value made from chance or the clock printed differently");
+        assertFalse(entry.stdoutDigest().contains("42"), "a digest, not the output");
     }
 
     @Test
