@@ -98,6 +98,16 @@ public final class ScaleWorkload {
             return transportError != null && transportError.contains("unexpected status code: 503");
         }
 
+        /**
+         * The answer had begun when the connection broke: the status line and headers had come, and the body stopped
+         * between two chunks, or short of its length (the JDK HTTP client's words). A proxy cannot send such a call to
+         * another replica, since its client has part of an answer: it is in flight at the kill, not retryable.
+         */
+        public boolean answerBegun() {
+            return transportError != null && (transportError.contains("chunked transfer encoding")
+                    || transportError.contains("fixed content-length"));
+        }
+
         public double millis() {
             return (endNanos - startNanos) / 1e6;
         }
@@ -107,13 +117,13 @@ public final class ScaleWorkload {
             int killedReplica, List<String> violations, Map<String, Integer> restartsAfterKill,
             Map<String, Integer> setupErrors, double seconds) {
 
-        /** Sessions HAProxy routed to each replica, from the pre-run probe. */
         /** Calls without a session that were running when the replica was killed, and how they ended. */
         public List<Call> retryableAtTheKill() {
             return calls.stream().filter(c -> c.session() == null && killNanos > 0 && c.startNanos() <= killNanos
                     && c.endNanos() >= killNanos).toList();
         }
 
+        /** Sessions HAProxy routed to each replica, from the pre-run probe. */
         public Map<String, List<String>> sessionsPerReplica() {
             Map<String, List<String>> map = new TreeMap<>();
             replicaOfSession.forEach((s, r) -> map.computeIfAbsent(r, x -> new ArrayList<>()).add(s));
@@ -276,7 +286,8 @@ public final class ScaleWorkload {
                 violations.add("transport error outside the kill: " + call.kind + " " + call.session + ": " + call.transportError);
             }
             // A call without a session whose replica died before its answer began is sent to another replica.
-            if (call.session == null && call.transportError != null && nearKill && !call.unavailable()) {
+            if (call.session == null && call.transportError != null && nearKill && !call.unavailable()
+                    && !call.answerBegun()) {
                 violations.add("retryable call failed at the kill: " + call.kind + ": " + call.transportError);
             }
             if ("fresh".equals(call.kind) && call.transportError == null && !"success".equals(call.status)) {

@@ -440,9 +440,9 @@ class FreshCallIsolationIT {
         return "stdout: " + result.get("stdout") + "\nstderr: " + result.get("stderr");
     }
 
-    /** The process id of the server's only worker. */
+    /** The process id of the server's only general worker. */
     private static long theWorker() {
-        List<ProcessHandle> workers = SandboxServer.workersTagged(TAG);
+        List<ProcessHandle> workers = SandboxServer.generalWorkersTagged(TAG);
         assertEquals(1, workers.size(), () -> "one worker: " + workers);
         return workers.getFirst().pid();
     }

@@ -219,6 +219,16 @@ final class SandboxServer implements AutoCloseable {
         return javaTagged(tag).filter(p -> commandLine(p).contains("WorkerMain")).toList();
     }
 
+    /**
+     * The general workers among {@link #workersTagged}: those every call starts on, without the JIT worker a run's
+     * flags may add ({@code -Dpysandbox.it.server-flags=--worker.jit-workers=1}), which takes twins and sessions that
+     * compute only.
+     */
+    static List<ProcessHandle> generalWorkersTagged(String tag) {
+        return workersTagged(tag).stream().filter(p -> !commandLine(p).contains("-Dpysandbox.worker.name=jit-worker-"))
+                .toList();
+    }
+
     /** The server JVM started with that tag: the tagged java process that is not a worker. */
     static ProcessHandle serverTagged(String tag) {
         return javaTagged(tag).filter(p -> !commandLine(p).contains("WorkerMain"))

@@ -1,6 +1,7 @@
 package dev.pysandbox.e2e;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.ArrayList;
@@ -94,6 +95,7 @@ class SessionsIT {
         assertEquals(1, report.get("calls"));
         assertEquals(true, report.get("rebuildable"));
         List<Map<String, Object>> variables = (List<Map<String, Object>>) report.get("variables");
+        assertNotNull(variables, "the worker looked: " + report);
         Map<String, Object> rows = variables.get(0);
         assertEquals("rows", rows.get("name"), "the largest first: " + variables);
         assertEquals("list", rows.get("type"));

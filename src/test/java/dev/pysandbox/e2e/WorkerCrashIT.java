@@ -74,8 +74,8 @@ class WorkerCrashIT {
     }
 
     private static void killTheWorker(String tag) {
-        List<ProcessHandle> workers = SandboxServer.workersTagged(tag);
-        assertEquals(1, workers.size(), "exactly one worker carries the tag");
+        List<ProcessHandle> workers = SandboxServer.generalWorkersTagged(tag);
+        assertEquals(1, workers.size(), "exactly one general worker carries the tag");
         workers.get(0).destroyForcibly();
         workers.get(0).onExit().orTimeout(30, TimeUnit.SECONDS).join();
     }
