@@ -205,16 +205,16 @@ final class WorkerPool implements AutoCloseable {
         } else if (worker.isReady()) {
             idle.add(worker);
             notifyAll();
-            if (nextStartWaits && callsWaiting == 0 && busy() == 0) {
+            if (nextStartWaits && quiet()) {
                 startNext(); // the pool is quiet: the next worker starts on cores no call wants
             }
         }
     }
 
-    /** Workers up and serving a call now; under the lock. */
-    private int busy() {
-        return (int) slots.stream().filter(slot -> slot.worker != null && slot.worker.isReady()
-                && !idle.contains(slot.worker)).count();
+    /** No call runs or waits for a worker; under the lock. */
+    private boolean quiet() {
+        return callsWaiting == 0 && slots.stream().noneMatch(slot -> slot.worker != null && slot.worker.isReady()
+                && !idle.contains(slot.worker));
     }
 
     /**
@@ -340,7 +340,7 @@ final class WorkerPool implements AutoCloseable {
             idle.add(worker);
             notifyAll();
             int idleGeneral = (int) idle.stream().filter(w -> !inLongCallSlot(w)).count();
-            startNow = busy() == 0 && callsWaiting == 0 || callsWaiting > idleGeneral;
+            startNow = quiet() || callsWaiting > idleGeneral;
             nextStartWaits = !startNow;
         }
         if (startNow) {

@@ -101,7 +101,7 @@ class LongCallsIT {
         assertEquals(2, workers.size(), workers::toString);
         for (ProcessHandle worker : workers) {
             String command = SandboxServer.commandLine(worker);
-            boolean jit = command.contains("-Dpysandbox.worker.name=jit-worker-");
+            boolean jit = SandboxServer.isJitWorker(worker);
             assertTrue(command.contains("-Dpysandbox.worker.warmUpRuns=" + SandboxServer.SHORT_WARM_UP_RUNS + " "), command);
             assertEquals(jit ? 19 : 0, niceOf(worker), "the JIT worker at nice 19, the general one at 0: " + command);
             if (jit) {

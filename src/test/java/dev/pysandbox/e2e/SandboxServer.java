@@ -225,8 +225,12 @@ final class SandboxServer implements AutoCloseable {
      * compute only.
      */
     static List<ProcessHandle> generalWorkersTagged(String tag) {
-        return workersTagged(tag).stream().filter(p -> !commandLine(p).contains("-Dpysandbox.worker.name=jit-worker-"))
-                .toList();
+        return workersTagged(tag).stream().filter(p -> !isJitWorker(p)).toList();
+    }
+
+    /** Whether a worker process is a JIT worker for long calls, by the name its command line gives it. */
+    static boolean isJitWorker(ProcessHandle worker) {
+        return commandLine(worker).contains("-Dpysandbox.worker.name=jit-worker-");
     }
 
     /** The server JVM started with that tag: the tagged java process that is not a worker. */
