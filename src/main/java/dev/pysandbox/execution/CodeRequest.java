@@ -3,7 +3,7 @@ package dev.pysandbox.execution;
 import java.time.Duration;
 
 /**
- * What a worker is asked to do with a piece of Python: run it, check it without running it, or tell what a
+ * What a worker is asked to do with a piece of code: run it, check it without running it, or tell what a
  * session's context holds.
  */
 public sealed interface CodeRequest permits ExecutionRequest, ValidationRequest, InspectionRequest {

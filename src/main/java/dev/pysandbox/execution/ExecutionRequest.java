@@ -6,8 +6,9 @@ import java.util.Map;
 import java.util.Objects;
 
 /**
- * One piece of Python to run, after validation at the edge.
+ * One piece of code to run, after validation at the edge.
  *
+ * @param language         the language the code is in
  * @param code             the source text
  * @param stdin            what {@code input()} and {@code sys.stdin} read; empty for none
  * @param timeout          wall-clock limit for the code itself (queueing and context set-up not included)
@@ -20,9 +21,10 @@ import java.util.Objects;
  * @param inputs           {@code context.inputs} for the code, as the text of a JSON object
  * @param tools            what the code may do with the operator's other MCP tools (code mode)
  */
-public record ExecutionRequest(String code, String stdin, Duration timeout, String sessionId, String filename,
+public record ExecutionRequest(Language language, String code, String stdin, Duration timeout, String sessionId, String filename,
         Map<String, byte[]> files, Path workingDirectory, String inputs, ToolGrant tools) implements CodeRequest {
     public ExecutionRequest {
+        Objects.requireNonNull(language, "language");
         Objects.requireNonNull(code, "code");
         Objects.requireNonNull(timeout, "timeout");
         stdin = stdin == null ? "" : stdin;
@@ -32,29 +34,29 @@ public record ExecutionRequest(String code, String stdin, Duration timeout, Stri
         tools = tools == null ? ToolGrant.NONE : tools;
     }
 
-    /** A request without code mode: no inputs, no tools. */
+    /** Python without code mode: no inputs, no tools. */
     public ExecutionRequest(String code, String stdin, Duration timeout, String sessionId, String filename,
             Map<String, byte[]> files, Path workingDirectory) {
-        this(code, stdin, timeout, sessionId, filename, files, workingDirectory, null, null);
+        this(Language.PYTHON, code, stdin, timeout, sessionId, filename, files, workingDirectory, null, null);
     }
 
-    /** A request with no files in and the scratch working directory. */
+    /** Python with no files in and the scratch working directory. */
     public ExecutionRequest(String code, String stdin, Duration timeout, String sessionId, String filename) {
         this(code, stdin, timeout, sessionId, filename, Map.of(), null);
     }
 
     /** The same request with another time limit (a call moved to another worker gets the time it has left). */
     public ExecutionRequest withTimeout(Duration limit) {
-        return new ExecutionRequest(code, stdin, limit, sessionId, filename, files, workingDirectory, inputs, tools);
+        return new ExecutionRequest(language, code, stdin, limit, sessionId, filename, files, workingDirectory, inputs, tools);
     }
 
     /** The same request without the operator's tools: a call run again to rebuild a session must not call them. */
     public ExecutionRequest withoutTools() {
-        return new ExecutionRequest(code, stdin, timeout, sessionId, filename, files, workingDirectory, inputs, ToolGrant.NONE);
+        return new ExecutionRequest(language, code, stdin, timeout, sessionId, filename, files, workingDirectory, inputs, ToolGrant.NONE);
     }
 
     /** The same request, run in the given session's context. */
     public ExecutionRequest inSession(String session) {
-        return new ExecutionRequest(code, stdin, timeout, session, filename, files, workingDirectory, inputs, tools);
+        return new ExecutionRequest(language, code, stdin, timeout, session, filename, files, workingDirectory, inputs, tools);
     }
 }

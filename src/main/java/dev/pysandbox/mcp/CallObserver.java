@@ -3,6 +3,7 @@ package dev.pysandbox.mcp;
 import java.time.Duration;
 import java.util.List;
 
+import dev.pysandbox.execution.Language;
 import dev.pysandbox.execution.Status;
 import dev.pysandbox.execution.ToolCall;
 
@@ -10,8 +11,11 @@ import dev.pysandbox.execution.ToolCall;
 @FunctionalInterface
 interface CallObserver {
     /** Counts nothing (stdio, which has no metrics endpoint). */
-    CallObserver NONE = (tool, status, elapsed, toolCalls) -> { };
+    CallObserver NONE = (tool, language, status, elapsed, toolCalls) -> { };
 
-    /** @param toolCalls the operator's tools the call's code called (code mode) */
-    void ended(String tool, Status status, Duration elapsed, List<ToolCall> toolCalls);
+    /**
+     * @param language  the language of the call's code; null for a call with none
+     * @param toolCalls the operator's tools the call's code called (code mode)
+     */
+    void ended(String tool, Language language, Status status, Duration elapsed, List<ToolCall> toolCalls);
 }

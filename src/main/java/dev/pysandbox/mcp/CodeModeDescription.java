@@ -40,7 +40,9 @@ final class CodeModeDescription {
                 .append(" and raises ToolError (with .kind) on failure; synchronous (no await), no import needed. At most ")
                 .append(maxToolCalls).append(" tool calls per run (max_tool_calls may lower it; allowed_tools")
                 .append(" may narrow the tools). Find tools with context.tools.list(), .search(\"words\"),")
-                .append(" .describe(\"server.tool\"); context.tools.<server>.<tool>(**params) also works. ").append(inputs);
+                .append(" .describe(\"server.tool\"); context.tools.<server>.<tool>(**params) also works. JavaScript:")
+                .append(" the same as promises, await tools.call(\"server.tool\", {...}) or await tools.<server>.<tool>({...}),")
+                .append(" rejecting with a ToolError. ").append(inputs);
         StringBuilder catalog = new StringBuilder(" Servers:");
         StringBuilder counts = new StringBuilder(" Servers:");
         for (ServerTools server : servers) {

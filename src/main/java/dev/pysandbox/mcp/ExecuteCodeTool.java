@@ -3,7 +3,6 @@ package dev.pysandbox.mcp;
 import java.net.URLConnection;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.Locale;
 import java.util.Map;
 import java.util.SortedSet;
 import java.util.TreeSet;
@@ -22,10 +21,11 @@ import io.modelcontextprotocol.spec.McpSchema;
 import dev.pysandbox.bridge.CodeMode;
 import dev.pysandbox.bridge.ToolSafelist;
 import dev.pysandbox.config.ServerConfig;
-import dev.pysandbox.execution.ChartImage;
 import dev.pysandbox.execution.AnswerBudget;
+import dev.pysandbox.execution.ChartImage;
 import dev.pysandbox.execution.ExecutionRequest;
 import dev.pysandbox.execution.ExecutionResult;
+import dev.pysandbox.execution.Language;
 import dev.pysandbox.execution.OutputFile;
 import dev.pysandbox.execution.Status;
 import dev.pysandbox.execution.ToolGrant;
@@ -39,7 +39,7 @@ import dev.pysandbox.worker.ImportPolicy;
  * JSON text. Every answer has the same shape; input the sandbox refuses comes back as {@code setup_error}.
  */
 final class ExecuteCodeTool {
-    static final String TITLE = "Execute Python code";
+    static final String TITLE = "Execute Python or JavaScript code";
     static final String NAME = "execute_code";
 
     /** In a tool call's {@code _meta}: how deep in code mode the caller runs; code mode refuses a nested call. */
@@ -118,17 +118,27 @@ final class ExecuteCodeTool {
                 + ". Starting threads or processes raises an error; asyncio runs coroutines, without network."
                 + " Packages with native code (numpy, pandas, pydantic) cannot run here."
                 + " Pass session_id to keep variables and imports between calls; inspect_session shows what a session"
-                + " holds. " + CodeModeDescription.of(codeMode);
+                + " holds. " + JAVASCRIPT + " " + CodeModeDescription.of(codeMode);
     }
+
+    /** What JavaScript code finds here, for the description: Node's flavour where it is pure computation. */
+    static final String JAVASCRIPT = "language \"javascript\" (or \"js\") runs ECMAScript 2024 on GraalJS in the same"
+            + " sandbox: console.log/info/debug to stdout and console.error/warn to stderr, printed as Node prints them;"
+            + " promises, top-level await and setTimeout/setInterval finish before the answer; an uncaught error is an"
+            + " execution_error with its stack on stderr; set `result` to return a value; context.inputs as in Python."
+            + " No require, import, process.env, fetch or workers (each throws saying so). Files: the global `files`"
+            + " (read, readBytes, write, append, list, exists, stat, remove, mkdir) reaches the same scratch space."
+            + " A session keeps the language of its first call, and its top-level const/let, as in Node's REPL,"
+            + " cannot be declared twice.";
 
     private static String megabytes(long bytes) {
         return bytes % (1 << 20) == 0 ? (bytes >> 20) + " MB" : bytes + " bytes";
     }
 
     ToolAnswer call(Caller caller, CallToolRequest request) {
-        ExecutionResult result = execute(new CallArguments(request.arguments()), nested(request), caller,
-                request.progressToken());
-        return ToolAnswer.of(answer(result), result);
+        CallArguments arguments = new CallArguments(request.arguments());
+        ExecutionResult result = execute(arguments, nested(request), caller, request.progressToken());
+        return ToolAnswer.of(answer(result), result, namedLanguage(arguments));
     }
 
     /** The answer to a call: the result as JSON text and as structured content, and each file as a resource. */
@@ -194,10 +204,7 @@ final class ExecuteCodeTool {
     }
 
     private ExecutionRequest toRequest(CallArguments arguments, boolean nested, Caller caller) throws InvalidArgument {
-        String language = arguments.requiredString("language");
-        if (!language.strip().toLowerCase(Locale.ROOT).equals("python")) {
-            throw new InvalidArgument("Unsupported language '" + language + "': only 'python' is supported.");
-        }
+        Language language = language(arguments);
         String code = arguments.requiredString("code");
         runner.checkSize(code);
         int timeout = arguments.optionalInt("timeout", 1, (int) config.maxTimeout().toSeconds(),
@@ -206,10 +213,22 @@ final class ExecuteCodeTool {
         if (sessionId != null && (sessionId.isBlank() || sessionId.length() > 128)) {
             throw new InvalidArgument("Argument 'session_id' must be 1 to 128 characters.");
         }
-        return new ExecutionRequest(code, arguments.optionalString("stdin"), Duration.ofSeconds(timeout),
+        return new ExecutionRequest(language, code, arguments.optionalString("stdin"), Duration.ofSeconds(timeout),
                 sessionId == null ? null : caller.sessionKey(sessionId),
                 "<string>", FilesArgument.parse(arguments.raw("files"), config.fileLimits()), null,
                 arguments.optionalObjectJson("inputs", codeMode.maxInputsBytes()), grant(arguments, nested));
+    }
+
+    /** The language the call names, for its metrics; null when it names none the sandbox runs. */
+    static Language namedLanguage(CallArguments arguments) {
+        return arguments.raw("language") instanceof String name ? Language.named(name).orElse(null) : null;
+    }
+
+    /** The call's {@code language}: python, or javascript (js), in any case. */
+    static Language language(CallArguments arguments) throws InvalidArgument {
+        String named = arguments.requiredString("language");
+        return Language.named(named).orElseThrow(() -> new InvalidArgument("Unsupported language '" + named
+                + "': this sandbox runs 'python' and 'javascript' (also 'js')."));
     }
 
     /** The call's share of code mode: the operator's limits, narrowed by what the call asks. */

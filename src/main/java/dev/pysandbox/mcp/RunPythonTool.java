@@ -14,6 +14,7 @@ import io.modelcontextprotocol.spec.McpSchema.Tool;
 import dev.pysandbox.config.ServerConfig;
 import dev.pysandbox.execution.ExecutionRequest;
 import dev.pysandbox.execution.ExecutionResult;
+import dev.pysandbox.execution.Language;
 import dev.pysandbox.execution.Status;
 import dev.pysandbox.mcp.CallArguments.InvalidArgument;
 import dev.pysandbox.mcp.ScriptLocator.Refusal;
@@ -74,7 +75,7 @@ final class RunPythonTool {
                 .structuredContent(AnswerJson.object(result))
                 .isError(answer.startsWith("Error: "));
         ExecuteCodeTool.images(built, result);
-        return ToolAnswer.of(built.build(), result);
+        return ToolAnswer.of(built.build(), result, Language.PYTHON);
     }
 
     /** Runs the call; input the rules refuse becomes a setup_error whose message is the text after "Error: ". */

@@ -91,8 +91,8 @@ final class ToolSet implements AutoCloseable {
         return new Entry(tool, (caller, request) -> {
             long started = System.nanoTime();
             ToolAnswer answer = answering.call(caller, request);
-            observer.ended(tool.name(), answer.status(), Duration.ofNanos(System.nanoTime() - started),
-                    answer.toolCalls());
+            observer.ended(tool.name(), answer.language(), answer.status(),
+                    Duration.ofNanos(System.nanoTime() - started), answer.toolCalls());
             return answer.result();
         });
     }

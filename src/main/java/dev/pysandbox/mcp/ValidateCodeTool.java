@@ -12,6 +12,7 @@ import io.modelcontextprotocol.spec.McpSchema.Tool;
 
 import dev.pysandbox.bridge.CodeMode;
 import dev.pysandbox.execution.ExecutionResult;
+import dev.pysandbox.execution.Language;
 import dev.pysandbox.execution.Status;
 import dev.pysandbox.execution.ToolGrant;
 import dev.pysandbox.execution.ValidationRequest;
@@ -41,31 +42,35 @@ final class ValidateCodeTool {
                 .name(NAME)
                 .title(TITLE)
                 .annotations(CodeRunner.annotations(TITLE))
-                .description("Checks Python code for execute_code without running it: syntax errors, imports this"
+                .description("Checks code for execute_code without running it. Python: syntax errors, imports this"
                         + " sandbox refuses, names the strict profile forbids, tool names (code mode) that are unknown"
-                        + " or not allowed, and `await` on a tool call. Returns {valid, errors: [{line, column, kind,"
-                        + " message}]}.")
+                        + " or not allowed, and `await` on a tool call. JavaScript (language \"javascript\"): syntax"
+                        + " errors. Returns {valid, errors: [{line, column, kind, message}]}.")
                 .inputSchema(json, ToolSchemas.load("validate_code.input.json", Map.of()))
                 .outputSchema(json, ToolSchemas.load("validate_code.output.json", Map.of()))
                 .build();
     }
 
     ToolAnswer call(Caller caller, CallToolRequest request) {
-        ExecutionResult result = validate(new CallArguments(request.arguments()), caller, request.progressToken());
+        CallArguments arguments = new CallArguments(request.arguments());
+        ExecutionResult result = validate(arguments, caller, request.progressToken());
         Map<String, Object> report = report(result);
         return ToolAnswer.of(CallToolResult.builder()
                 .addTextContent(AnswerJson.text(report))
                 .structuredContent(report)
                 .isError(report.get("error_message") != null)
-                .build(), result);
+                .build(), result, arguments.raw("language") == null ? Language.PYTHON
+                        : ExecuteCodeTool.namedLanguage(arguments));
     }
 
     private ExecutionResult validate(CallArguments arguments, Caller caller, Object progressToken) {
         try {
+            Language language = arguments.optionalString("language") == null ? Language.PYTHON
+                    : ExecuteCodeTool.language(arguments);
             String code = arguments.requiredString("code");
             runner.checkSize(code);
             ToolGrant grant = new ToolGrant(true, null, codeMode.maxToolCalls());
-            return runner.run(new ValidationRequest(code, LIMIT, grant), caller, progressToken);
+            return runner.run(new ValidationRequest(language, code, LIMIT, grant), caller, progressToken);
         } catch (InvalidArgument e) {
             return ExecutionResult.setupError(e.getMessage());
         }

@@ -13,6 +13,7 @@ import io.micrometer.core.instrument.binder.jvm.JvmThreadMetrics;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 
+import dev.pysandbox.execution.Language;
 import dev.pysandbox.execution.SessionEnding;
 import dev.pysandbox.execution.Status;
 import dev.pysandbox.execution.ToolCall;
@@ -73,12 +74,16 @@ public final class ServerMetrics {
     /**
      * One call of one of our tools has ended.
      *
+     * @param language  the language of its code ({@code python}, {@code javascript}); null for a call with none
+     *                  ({@code inspect_session}, a language the sandbox does not run), counted as {@code none}
      * @param status    how it ended; a call the arguments' rules refused is a {@code setup_error}
      * @param toolCalls the operator's tools it called through code mode
      */
-    public void toolCallEnded(String tool, Status status, Duration elapsed, List<ToolCall> toolCalls) {
-        Timer.builder("pysandbox.tool.calls").description("Calls of the server's tools, by tool and status")
-                .tag("tool", tool).tag("status", status.wireName()).serviceLevelObjectives(LATENCY_BUCKETS)
+    public void toolCallEnded(String tool, Language language, Status status, Duration elapsed,
+            List<ToolCall> toolCalls) {
+        Timer.builder("pysandbox.tool.calls").description("Calls of the server's tools, by tool, language and status")
+                .tag("tool", tool).tag("language", language == null ? "none" : language.wireName())
+                .tag("status", status.wireName()).serviceLevelObjectives(LATENCY_BUCKETS)
                 .register(registry).record(elapsed);
         for (ToolCall call : toolCalls) {
             Counter.builder("pysandbox.code.mode.tool.calls")

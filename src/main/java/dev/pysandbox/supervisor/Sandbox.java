@@ -27,11 +27,12 @@ import dev.pysandbox.execution.CodeRequest;
 import dev.pysandbox.execution.ExecutionRequest;
 import dev.pysandbox.execution.ExecutionResult;
 import dev.pysandbox.execution.InspectionRequest;
+import dev.pysandbox.execution.Language;
 import dev.pysandbox.execution.Notice;
 import dev.pysandbox.execution.SessionReport;
 import dev.pysandbox.execution.Status;
-import dev.pysandbox.execution.ToolBroker;
 import dev.pysandbox.execution.ToolBroker.ToolCalls;
+import dev.pysandbox.execution.ToolBroker;
 import dev.pysandbox.supervisor.SessionRegistry.Session;
 import dev.pysandbox.supervisor.SessionRegistry.SessionEndedException;
 
@@ -177,7 +178,7 @@ public final class Sandbox implements AutoCloseable {
         while (true) {
             Session session;
             try {
-                session = sessions.open(principal, execution.sessionId());
+                session = sessions.open(principal, execution.sessionId(), execution.language());
             } catch (SessionEndedException e) {
                 return ExecutionResult.sessionEnded(e.why, e.getMessage());
             }
@@ -186,6 +187,9 @@ public final class Sandbox implements AutoCloseable {
                 session.lock.lockInterruptibly();
             }
             try {
+                if (session.language != execution.language()) {
+                    return ExecutionResult.setupError(otherLanguage(session, execution.language()));
+                }
                 // Evicted between open() and the lock: open again, which reports the eviction.
                 if (sessions.isLive(session)) {
                     return inSession(session, execution.inSession(session.workerKey), phases);
@@ -195,6 +199,16 @@ public final class Sandbox implements AutoCloseable {
                 session.lock.unlock();
             }
         }
+    }
+
+    /**
+     * Why a call may not run in a session of another language: the session's variables are that language's, and
+     * it stays as it was.
+     */
+    static String otherLanguage(Session session, Language asked) {
+        return "This session runs " + session.language.displayName() + ", and a session keeps the language of its"
+                + " first call; this call is " + asked.displayName() + ". Use another session_id for "
+                + asked.displayName() + " (the session is unchanged).";
     }
 
     /**

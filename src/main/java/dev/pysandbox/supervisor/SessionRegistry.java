@@ -16,6 +16,7 @@ import java.util.function.Predicate;
 
 import dev.pysandbox.config.SessionSettings;
 import dev.pysandbox.execution.ExecutionResult;
+import dev.pysandbox.execution.Language;
 import dev.pysandbox.execution.Notice;
 import dev.pysandbox.execution.SessionEnding;
 import dev.pysandbox.execution.SessionReport;
@@ -65,6 +66,8 @@ final class SessionRegistry {
         final String id;
         /** Who opened it: the HTTP principal, or null for the one client over stdio. */
         final String principal;
+        /** The language of its context, set by its first call: a session runs one language. */
+        final Language language;
         /**
          * The name of this session's context inside its worker. Unique per session, not per id: when an id
          * ends and starts again, a close for the old context still in flight cannot hit the new one.
@@ -85,8 +88,9 @@ final class SessionRegistry {
         /** A move to a JIT worker failed: it stays where it is ({@link LongCalls#jitWorkerFor}); under {@link #lock}. */
         boolean staysPut;
 
-        Session(String principal, String id, long serial, SessionJournal journal) {
+        Session(String principal, String id, Language language, long serial, SessionJournal journal) {
             this.principal = principal;
+            this.language = language;
             this.id = id;
             this.workerKey = id + "#" + serial;
             this.journal = journal;
@@ -124,8 +128,9 @@ final class SessionRegistry {
      * comment gives the rule) if the table or the principal's share is full.
      *
      * @param principal who opens it: the HTTP principal, or null for the one client over stdio
+     * @param language  the language of the call that opens it, which a new session keeps
      */
-    Session open(String principal, String id) throws SessionEndedException {
+    Session open(String principal, String id, Language language) throws SessionEndedException {
         List<Ended> evicted = List.of();
         Session session;
         synchronized (this) {
@@ -135,7 +140,7 @@ final class SessionRegistry {
             }
             session = sessions.get(id);
             if (session == null) {
-                session = new Session(principal, id, ++serials,
+                session = new Session(principal, id, language, ++serials,
                         new SessionJournal(settings.rebuildBytes(), settings.rebuildTime()));
                 sessions.put(id, session);
                 evicted = new ArrayList<>(evictFromLargestHolder(session, any -> true,

@@ -216,11 +216,12 @@ final class WorkerProcess {
             return call.answer;
         }
         send(switch (request) {
-            case ValidationRequest validation -> new WorkerCommand.Validate(id, validation.code(),
+            case ValidationRequest validation -> new WorkerCommand.Validate(id, validation.language(), validation.code(),
                     validation.timeout().toMillis(), tools.catalog());
             case InspectionRequest inspection -> new WorkerCommand.Inspect(id, inspection.sessionId(),
                     inspection.timeout().toMillis());
-            case ExecutionRequest execution -> new WorkerCommand.Execute(id, execution.code(), execution.stdin(),
+            case ExecutionRequest execution -> new WorkerCommand.Execute(id, execution.language(), execution.code(),
+                    execution.stdin(),
                     execution.timeout().toMillis(), execution.sessionId(), execution.filename(), execution.files(),
                     execution.workingDirectory() == null ? null : execution.workingDirectory().toString(),
                     execution.inputs());

@@ -16,6 +16,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.spi.ToolProvider;
 
 import dev.pysandbox.config.ServerConfig;
+import dev.pysandbox.execution.Language;
 import dev.pysandbox.files.FolderTrees;
 import dev.pysandbox.release.Release;
 import dev.pysandbox.wire.WireCodec;
@@ -43,7 +44,11 @@ public final class WorkerRuntimeBuilder {
      * What a training worker runs: start-up, the standard imports, errors and tracebacks, stdin, results and
      * some arithmetic, so the classes and methods of a typical call are in the cache.
      */
-    static final List<String> TRAINING_CALLS = List.of(
+    /** One call of the training workload, in its language. */
+    record TrainingCall(Language language, String code) {
+    }
+
+    static final List<String> PYTHON_TRAINING = List.of(
             "print(1)",
             "import json, math, re, collections, itertools, functools, datetime, decimal, fractions, statistics\n"
                     + "print(json.dumps({'pi': math.pi, 'now': str(datetime.date(2026, 1, 1))}))",
@@ -57,6 +62,19 @@ public final class WorkerRuntimeBuilder {
             "import sys\nsys.exit(3)",
             "d = {i: i * i for i in range(100000)}\nprint(len(d), sorted(d)[:3])",
             "print('x' * 100000)");
+    /** JavaScript's share: GraalJS's classes are in the cache too, so a worker's first JavaScript call finds them. */
+    static final List<String> JAVASCRIPT_TRAINING = List.of(
+            "console.log(1)",
+            "const o = JSON.parse('{\"a\": [1, 2, {\"b\": 3}]}');\n"
+                    + "console.log(o, [1, 2, 3].map(x => x * 2), new Map([['k', new Set([1])]]), 'text', 4.5, null);",
+            "result = Array.from({length: 10000}, (_, i) => i * i).filter(x => x % 3).reduce((a, b) => a + b, 0);",
+            "await new Promise(resolve => setTimeout(resolve, 5));\n"
+                    + "console.error(String('2026-01-02'.match(/(\\d+)-(\\d+)/)), new Date(0).toISOString(), (1234.5).toFixed(1));",
+            "class Item { constructor(n) { this.n = n; } }\nconsole.log([new Item(1)], `${'x'.repeat(3)}`.padStart(5));",
+            "throw new TypeError('training')");
+    static final List<TrainingCall> TRAINING_CALLS = java.util.stream.Stream.concat(
+            PYTHON_TRAINING.stream().map(code -> new TrainingCall(Language.PYTHON, code)),
+            JAVASCRIPT_TRAINING.stream().map(code -> new TrainingCall(Language.JAVASCRIPT, code))).toList();
 
     private final Path dir;
 
@@ -171,9 +189,10 @@ public final class WorkerRuntimeBuilder {
         try (OutputStream commands = worker.getOutputStream();
                 BufferedReader events = new BufferedReader(new InputStreamReader(worker.getInputStream(), StandardCharsets.UTF_8))) {
             long id = 0;
-            for (String code : TRAINING_CALLS) {
+            for (TrainingCall call : TRAINING_CALLS) {
                 id++;
-                String line = WireCodec.encode(new WorkerCommand.Execute(id, code, "training\n", 60_000, null, "<string>", null, null, null)) + "\n";
+                String line = WireCodec.encode(new WorkerCommand.Execute(id, call.language(), call.code(), "training\n",
+                        60_000, null, "<string>", null, null, null)) + "\n";
                 commands.write(line.getBytes(StandardCharsets.UTF_8));
                 commands.flush();
                 if (!awaitResult(events, id)) {

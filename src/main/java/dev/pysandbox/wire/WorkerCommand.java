@@ -3,6 +3,7 @@ package dev.pysandbox.wire;
 import java.util.Map;
 
 import com.fasterxml.jackson.annotation.JsonSubTypes;
+import dev.pysandbox.execution.Language;
 import com.fasterxml.jackson.annotation.JsonTypeInfo;
 
 /**
@@ -32,6 +33,11 @@ public sealed interface WorkerCommand {
         /** The code's own time limit. */
         long timeoutMillis();
 
+        /** The language of the code; a session's context runs one language. */
+        default Language language() {
+            return Language.PYTHON;
+        }
+
         /** The session whose context the call runs in; null for a fresh context, which a validation always gets. */
         default String session() {
             return null;
@@ -41,6 +47,7 @@ public sealed interface WorkerCommand {
     /**
      * Runs code.
      *
+     * @param language         the code's language; null (an older sender) for Python
      * @param session          the session whose context to use; null for a fresh context
      * @param filename         the name tracebacks show for the code
      * @param files            files to place in the working directory first, by relative path (base64 on the
@@ -48,9 +55,10 @@ public sealed interface WorkerCommand {
      * @param workingDirectory a host folder to show read-only as the working directory; null for none
      * @param inputs           {@code context.inputs} as JSON object text; null for {@code {}}
      */
-    record Execute(long id, String code, String stdin, long timeoutMillis, String session, String filename,
-            Map<String, byte[]> files, String workingDirectory, String inputs) implements Call {
+    record Execute(long id, Language language, String code, String stdin, long timeoutMillis, String session,
+            String filename, Map<String, byte[]> files, String workingDirectory, String inputs) implements Call {
         public Execute {
+            language = language == null ? Language.PYTHON : language;
             files = files == null ? Map.of() : files;
         }
     }
@@ -58,10 +66,14 @@ public sealed interface WorkerCommand {
     /**
      * Checks code ({@code validate_code}) in a fresh context, running none of it.
      *
+     * @param language the code's language; null (an older sender) for Python
      * @param catalog the tools as the supervisor knows them, JSON text {@code {"allowed":[..],"known":[..]}},
      *                for the checks of literal tool names
      */
-    record Validate(long id, String code, long timeoutMillis, String catalog) implements Call {
+    record Validate(long id, Language language, String code, long timeoutMillis, String catalog) implements Call {
+        public Validate {
+            language = language == null ? Language.PYTHON : language;
+        }
     }
 
     /**

@@ -8,6 +8,8 @@ import org.graalvm.polyglot.Context;
 import org.graalvm.polyglot.Source;
 import org.graalvm.polyglot.proxy.ProxyObject;
 
+import dev.pysandbox.polyglot.GuestText;
+
 /**
  * The Python every fresh context runs before user code: how user code is run and reported, and the policy
  * layers that live in Python (SECURITY.md, "Policy layers in Python"). One file per concern under
@@ -97,9 +99,11 @@ final class Prelude {
     /**
      * Installs the prelude in a fresh context, before any user code: evaluates it, then calls its install with
      * these settings. Throws what the context throws; the caller closes the context then.
+     *
+     * @param sharedCode the engine's recent snippets, whose compiled code the context's fresh runs share
      */
-    GuestRunner install(Context context, Settings settings) {
-        return new GuestRunner(context.eval(source).execute(settings.toGuest()));
+    PythonRunner install(Context context, Settings settings, SharedCode sharedCode) {
+        return new PythonRunner(context, sharedCode, context.eval(source).execute(settings.toGuest()));
     }
 
     /**
@@ -116,6 +120,6 @@ final class Prelude {
     }
 
     private static String read(String file) {
-        return GuestSource.read("prelude/" + file + ".py");
+        return GuestText.read(Prelude.class, "prelude/" + file + ".py");
     }
 }

@@ -11,9 +11,6 @@ import java.util.function.Supplier;
 
 import org.graalvm.polyglot.Context;
 import org.graalvm.polyglot.Engine;
-import org.graalvm.polyglot.EnvironmentAccess;
-import org.graalvm.polyglot.HostAccess;
-import org.graalvm.polyglot.PolyglotAccess;
 import org.graalvm.polyglot.SandboxPolicy;
 import org.graalvm.polyglot.io.FileSystem;
 import org.graalvm.polyglot.io.IOAccess;
@@ -21,25 +18,25 @@ import org.graalvm.polyglot.io.IOAccess;
 import dev.pysandbox.bytecode.BytecodeFolder;
 import dev.pysandbox.files.ReadOnlyFolder;
 import dev.pysandbox.files.SandboxFileSystem;
+import dev.pysandbox.files.ScratchSpace;
 import dev.pysandbox.files.TimeZones;
 import dev.pysandbox.packages.PackageFolder;
+import dev.pysandbox.polyglot.LockedDownContext;
 
 /**
  * Builds locked-down GraalPy contexts on one shared {@link Engine}. Sharing the engine is what makes a new
  * context cost a fraction of a second instead of the ten seconds a first context costs.
  *
- * <p>The settings are the tightest the community edition accepts (SECURITY.md, "Locked-down interpreter"): the
- * CONSTRAINED policy, and every capability switched off explicitly because CONSTRAINED alone leaves threads,
- * polyglot access and host class lookup to the embedder. The only file system is {@link SandboxFileSystem}:
+ * <p>The settings are the tightest the community edition accepts ({@link LockedDownContext}, shared with
+ * JavaScript's contexts). The only file system is {@link SandboxFileSystem}:
  * the standard library and the operator's packages read-only, and the context's own scratch files in memory.
  * None of this is the security boundary on its own: the worker process is.
  */
 final class SandboxContexts implements AutoCloseable {
-    /** {@code HostAccess.NONE} is refused by CONSTRAINED; this is NONE without mutable target mappings. */
-    private static final HostAccess NO_HOST_ACCESS = HostAccess.newBuilder().allowMutableTargetMappings().build();
-
     private final Engine engine;
     private final Prelude prelude = new Prelude();
+    /** The recent snippets of the engine's fresh contexts, whose compiled code they share. */
+    private final SharedCode sharedCode = new SharedCode();
     private final WorkerSettings settings;
     /** The standard library, shown read-only to every context at its own path. */
     private final ReadOnlyFolder languageHome;
@@ -196,8 +193,8 @@ final class SandboxContexts implements AutoCloseable {
                     packageFiles == null ? "" : SandboxFileSystem.PACKAGES.toString(),
                     settings.autoInstall(), timeZones == null ? "" : SandboxFileSystem.TIME_ZONES.toString(),
                     Prelude.Codecs.SHARED, tools, charts,
-                    library == null ? "" : SandboxFileSystem.LIBRARY.toString()));
-            return new PreparedContext(context, streams, runner, generation, files);
+                    library == null ? "" : SandboxFileSystem.LIBRARY.toString()), sharedCode);
+            return new PreparedContext(context, streams, runner, generation, files.scratch(), files);
         } catch (RuntimeException e) {
             context.close(true);
             throw e;
@@ -206,23 +203,7 @@ final class SandboxContexts implements AutoCloseable {
 
     /** Every setting of a sandbox context but its file system. */
     private Context.Builder builder(CallStreams streams) {
-        return Context.newBuilder("python")
-                .engine(engine)
-                .sandbox(SandboxPolicy.CONSTRAINED)
-                .in(streams.stdin)
-                .out(streams.stdout)
-                .err(streams.stderr)
-                .allowHostAccess(NO_HOST_ACCESS)
-                .allowHostClassLookup(className -> false)
-                .allowHostClassLoading(false)
-                .allowNativeAccess(false)
-                .allowCreateThread(false)
-                .allowCreateProcess(false)
-                .allowEnvironmentAccess(EnvironmentAccess.NONE)
-                .allowPolyglotAccess(PolyglotAccess.NONE)
-                .allowInnerContextOptions(false)
-                .allowExperimentalOptions(false)
-                .allowValueSharing(false);
+        return LockedDownContext.builder("python", engine, streams.stdin, streams.stdout, streams.stderr);
     }
 
     /**
@@ -267,10 +248,12 @@ final class SandboxContexts implements AutoCloseable {
     }
 
     /**
-     * A context ready for user code: its streams, its installed prelude, the package generation it shows (null
-     * for none), and its file system (its scratch files live there).
+     * A context ready for user code: its streams, its installed runtime, the package generation it shows (null
+     * for none), its scratch space (the working directory and /tmp), and its file system, which shows that space
+     * (Python's; null for a context that reaches its scratch space only through a bridge, JavaScript's).
      */
-    record PreparedContext(Context context, CallStreams streams, GuestRunner runner, Path packages, SandboxFileSystem files) {
+    record PreparedContext(Context context, CallStreams streams, GuestRunner runner, Path packages,
+            ScratchSpace scratch, SandboxFileSystem files) {
     }
 
     /** Whether the context shows the packages installed now; one built before an install does not. */

@@ -7,6 +7,7 @@ import org.graalvm.polyglot.Context;
 import org.graalvm.polyglot.PolyglotException;
 
 import dev.pysandbox.execution.AnswerBudget;
+import dev.pysandbox.polyglot.GuestText;
 import dev.pysandbox.worker.SandboxContexts.PreparedContext;
 
 /**
@@ -92,8 +93,9 @@ final class WarmUp implements Runnable {
                 return false;
             }
             // A comment that changes each run makes the text new each time, as an agent's calls are.
-            prepared.runner().run("# warm-up " + run + "\n" + code, "<string>", 4096, null, "{}",
-                    AnswerBudget.ERROR_MESSAGE_CHARS);
+            // Compiled in the prelude, not shared (fresh: false): the text is never sent again.
+            prepared.runner().run(new GuestRun("# warm-up " + run + "\n" + code, "<string>", false, "{}", 4096,
+                    AnswerBudget.ERROR_MESSAGE_CHARS, () -> false));
             return true;
         } finally {
             running = null;
@@ -119,6 +121,6 @@ final class WarmUp implements Runnable {
     }
 
     private static String read(String name) {
-        return GuestSource.read("warm-up/" + name + ".py");
+        return GuestText.read(WarmUp.class, "warm-up/" + name + ".py");
     }
 }

@@ -18,6 +18,7 @@ import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import dev.pysandbox.charts.ChartLimits;
+import dev.pysandbox.execution.Language;
 import dev.pysandbox.execution.RunReport;
 import dev.pysandbox.wire.Decoded;
 import dev.pysandbox.wire.WireCodec;
@@ -36,8 +37,13 @@ final class Worker {
     private final SandboxContexts contexts;
     private final ToolBridge tools = new ToolBridge(this::send);
     private final ChartBridge charts = new ChartBridge(ChartLimits.DEFAULT);
-    private final SharedCode sharedCode = new SharedCode();
     private final BlockingQueue<PreparedContext> ready;
+    /**
+     * JavaScript's contexts, and the one kept ready: built once the first Python context is, so that a worker's
+     * start is not slowed for a language its first calls may not use.
+     */
+    private final JavaScriptContexts javascript;
+    private final BlockingQueue<PreparedContext> javascriptReady = new ArrayBlockingQueue<>(1);
     private final Map<String, PreparedContext> sessions = new ConcurrentHashMap<>();
     /** Cancels that arrived before their call started running (it may still be waiting for a context). */
     private final Set<Long> cancelledEarly = ConcurrentHashMap.newKeySet();
@@ -52,7 +58,7 @@ final class Worker {
     private final ExecutorService calls = Executors.newSingleThreadExecutor(daemon("python-call", PYTHON_STACK_BYTES));
     private final ExecutorService janitor = Executors.newSingleThreadExecutor(daemon("context-closer"));
     private final ScheduledExecutorService watchdog = Executors.newScheduledThreadPool(1, daemon("call-watchdog"));
-    private volatile PythonCall current;
+    private volatile GuestCall current;
     /** Calls received and not yet answered. */
     private final AtomicInteger callsInFlight = new AtomicInteger();
     private final WarmUp warmUp;
@@ -61,6 +67,7 @@ final class Worker {
         this.settings = settings;
         this.protocol = protocol;
         this.contexts = new SandboxContexts(settings, tools, charts);
+        this.javascript = new JavaScriptContexts(tools, settings.files());
         this.ready = new ArrayBlockingQueue<>(Math.max(1, settings.readyContexts()));
         // Idle means no call waiting or running and every ready context built: the contexts the next calls take
         // come before warming.
@@ -126,6 +133,7 @@ final class Worker {
                     // (the linked worker JDK has no default CDS archive).
                     boolean aotCache = System.getProperty("java.vm.info", "").contains("sharing");
                     send(new WorkerEvent.Ready(contexts.implementationName(), aotCache));
+                    daemon("javascript-builder").newThread(this::keepJavaScriptReady).start();
                     if (settings.warmUpRuns() > 0) {
                         daemon("warm-up").newThread(warmUp).start();
                     }
@@ -141,20 +149,46 @@ final class Worker {
         }
     }
 
+    /** Keeps one JavaScript context ready; a JavaScript context costs milliseconds once the engine is warm. */
+    private void keepJavaScriptReady() {
+        while (true) {
+            try {
+                javascriptReady.put(javascript.prepare());
+            } catch (InterruptedException e) {
+                return;
+            } catch (RuntimeException e) {
+                System.err.println("worker: cannot build a JavaScript context: " + e);
+                e.printStackTrace();
+                System.exit(3);
+            }
+        }
+    }
+
     private void execute(WorkerCommand.Call command) {
-        if (command instanceof WorkerCommand.Inspect inspect && !sessions.containsKey(inspect.session())) {
-            reply(command, RunReport.setupError("This worker holds no context for the session."), false);
-            return;
+        Language language = command.language();
+        if (command instanceof WorkerCommand.Inspect inspect) {
+            PreparedContext held = sessions.get(inspect.session());
+            if (held == null) {
+                reply(command, RunReport.setupError("This worker holds no context for the session."), false);
+                return;
+            }
+            language = held.runner().language(); // an inspection names no language: the session's
         }
         PreparedContext prepared;
         try {
-            prepared = command.session() == null ? takeReady() : sessionContext(command.session());
+            prepared = command.session() == null ? takeReady(language) : sessionContext(command.session(), language);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return;
         }
+        if (prepared.runner().language() != language) {
+            // The supervisor keeps a session to one language; this is the second check.
+            reply(command, RunReport.setupError("This session runs " + prepared.runner().language().displayName()
+                    + "; a " + language.displayName() + " call cannot run in it."), false);
+            return;
+        }
         send(new WorkerEvent.Started(command.id()));
-        PythonCall call = new PythonCall(prepared, command, settings, watchdog, sharedCode, tools, charts,
+        GuestCall call = new GuestCall(prepared, command, settings, watchdog, tools, charts,
                 (result, recycle) -> reply(command, result, recycle));
         // Publish the call before looking for an early cancel: cancel() records first and looks second, so
         // one of the two always sees the other.
@@ -176,18 +210,25 @@ final class Worker {
         }
     }
 
-    private PreparedContext sessionContext(String session) throws InterruptedException {
+    private PreparedContext sessionContext(String session, Language language) throws InterruptedException {
         PreparedContext existing = sessions.get(session);
         if (existing != null) {
             return existing;
         }
-        PreparedContext fresh = takeReady();
+        PreparedContext fresh = takeReady(language);
         sessions.put(session, fresh);
         return fresh;
     }
 
+    private PreparedContext takeReady(Language language) throws InterruptedException {
+        return switch (language) {
+            case PYTHON -> takeReadyPython();
+            case JAVASCRIPT -> javascriptReady.take();
+        };
+    }
+
     /** A ready context that shows the packages installed now: one built before an install is dropped. */
-    private PreparedContext takeReady() throws InterruptedException {
+    private PreparedContext takeReadyPython() throws InterruptedException {
         while (true) {
             PreparedContext prepared = ready.take();
             if (contexts.isCurrent(prepared)) {
@@ -206,7 +247,7 @@ final class Worker {
 
     private void cancel(long id) {
         cancelledEarly.add(id);
-        PythonCall call = current;
+        GuestCall call = current;
         if (call != null && call.id() == id && cancelledEarly.remove(id)) {
             call.cancel();
         }

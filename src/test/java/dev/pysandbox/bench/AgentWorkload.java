@@ -175,36 +175,8 @@ public final class AgentWorkload {
         line("| snippet | CPython | (a) just started | ratio | same | (b) after " + CALLS_BEFORE_WARM
                 + " calls | ratio | same | (b') at an agent's pace | ratio | same | (c) one session | ratio | same |");
         line("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |");
-        List<Map<String, Timing>> modes = List.of(fresh, warm, paced, session);
-        for (Snippet snippet : corpus) {
-            Timing c = baseline.get(snippet.name());
-            StringBuilder row = new StringBuilder(String.format("| %s | %.0f%s |", snippet.name(), c.millis(),
-                    c.identical() ? "" : " (output differs from the recorded one!)"));
-            for (Map<String, Timing> mode : modes) {
-                Timing t = mode.get(snippet.name());
-                row.append(String.format(" %.0f | %.1fx | %s |", t.millis(), t.millis() / c.millis(), t.identical() ? "yes" : "**no**"));
-            }
-            line(row.toString());
-        }
-        StringBuilder summary = new StringBuilder("| **geometric mean / worst** | |");
-        for (Map<String, Timing> mode : modes) {
-            double logSum = 0;
-            double worst = 0;
-            String worstName = "";
-            long identical = 0;
-            for (Snippet snippet : corpus) {
-                double ratio = mode.get(snippet.name()).millis() / baseline.get(snippet.name()).millis();
-                logSum += Math.log(ratio);
-                if (ratio > worst) {
-                    worst = ratio;
-                    worstName = snippet.name();
-                }
-                identical += mode.get(snippet.name()).identical() ? 1 : 0;
-            }
-            summary.append(String.format(" | **%.2fx** / %.1fx (%s) | %d of %d |", Math.exp(logSum / corpus.size()),
-                    worst, worstName, identical, corpus.size()));
-        }
-        line(summary.toString());
+        table(corpus.stream().map(Snippet::name).toList(), baseline, List.of(fresh, warm, paced, session))
+                .forEach(this::line);
         line("");
         line("Targets for (b): geometric mean ≤ 2x, worst ≤ 5x, every output identical.");
     }
@@ -236,7 +208,45 @@ public final class AgentWorkload {
         return timings;
     }
 
-    private static Map<String, Timing> medianOf(List<Map<String, Timing>> passes) {
+    /**
+     * The table's rows: per snippet the baseline's time, then each mode's time, ratio and whether its output was the
+     * baseline's; last, each mode's geometric mean and worst ratio and how many outputs were identical.
+     */
+    static List<String> table(List<String> names, Map<String, Timing> baseline, List<Map<String, Timing>> modes) {
+        List<String> rows = new ArrayList<>();
+        for (String name : names) {
+            Timing c = baseline.get(name);
+            StringBuilder row = new StringBuilder(String.format("| %s | %.0f%s |", name, c.millis(),
+                    c.identical() ? "" : " (output differs from the recorded one!)"));
+            for (Map<String, Timing> mode : modes) {
+                Timing t = mode.get(name);
+                row.append(String.format(" %.0f | %.1fx | %s |", t.millis(), t.millis() / c.millis(), t.identical() ? "yes" : "**no**"));
+            }
+            rows.add(row.toString());
+        }
+        StringBuilder summary = new StringBuilder("| **geometric mean / worst** | |");
+        for (Map<String, Timing> mode : modes) {
+            double logSum = 0;
+            double worst = 0;
+            String worstName = "";
+            long identical = 0;
+            for (String name : names) {
+                double ratio = mode.get(name).millis() / baseline.get(name).millis();
+                logSum += Math.log(ratio);
+                if (ratio > worst) {
+                    worst = ratio;
+                    worstName = name;
+                }
+                identical += mode.get(name).identical() ? 1 : 0;
+            }
+            summary.append(String.format(" | **%.2fx** / %.1fx (%s) | %d of %d |", Math.exp(logSum / names.size()),
+                    worst, worstName, identical, names.size()));
+        }
+        rows.add(summary.toString());
+        return rows;
+    }
+
+    static Map<String, Timing> medianOf(List<Map<String, Timing>> passes) {
         Map<String, Timing> median = new HashMap<>();
         for (String name : passes.get(0).keySet()) {
             median.put(name, new Timing(SpeedBenchmark.median(passes.stream().map(p -> p.get(name).millis()).toList()),

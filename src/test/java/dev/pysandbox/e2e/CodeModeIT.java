@@ -123,6 +123,62 @@ class CodeModeIT {
         assertTrue(toolCalls(result).stream().allMatch(call -> Boolean.TRUE.equals(call.get("ok"))), result.toString());
     }
 
+    private static Map<String, Object> javascript(String code, Object... extra) {
+        Map<String, Object> arguments = new HashMap<>(Map.of("language", "javascript", "code", code));
+        for (int i = 0; i < extra.length; i += 2) {
+            arguments.put((String) extra[i], extra[i + 1]);
+        }
+        return server.execute(arguments);
+    }
+
+    @Test
+    void javascriptAwaitsTheSameToolsAndGetsTheSameResultsAndRecords() {
+        Map<String, Object> result = javascript("""
+                const { sum } = await tools.call('stub.add', { a: context.inputs.a, b: 3 });
+                const echoed = await tools.stub.echo({ text: 'x'.repeat(sum) });
+                const listed = await context.tools.call('stub.json_text');
+                result = { total: sum, echoed, items: listed.items };
+                """, "inputs", Map.of("a", 4));
+        assertEquals("success", result.get("status"), result.toString());
+        assertEquals(Map.of("total", 7, "echoed", "xxxxxxx", "items", List.of(1, 2, 3)), result.get("result"));
+        assertEquals(List.of("stub.add", "stub.echo", "stub.json_text"),
+                toolCalls(result).stream().map(call -> call.get("tool")).toList());
+    }
+
+    @Test
+    void javascriptMeetsTheSameBudgetAllowListAndParameterChecksAsToolErrors() {
+        Map<String, Object> budget = javascript("""
+                const kinds = [];
+                for (let i = 0; i < 12; i++) {
+                  try { await tools.call('stub.echo', { text: String(i) }); kinds.push('ok'); }
+                  catch (e) { kinds.push(e instanceof ToolError ? e.kind : String(e)); }
+                }
+                result = kinds;
+                """);
+        List<String> expected = new ArrayList<>(java.util.Collections.nCopies(10, "ok"));
+        expected.addAll(List.of("limit_exceeded", "limit_exceeded"));
+        assertEquals(expected, budget.get("result"), budget.toString());
+        Map<String, Object> narrowed = javascript("""
+                const kinds = [];
+                for (const [name, params] of [['stub.echo', { text: 'a' }], ['stub.add', { a: 1, b: 2 }],
+                    ['stub.pid', {}], ['stub.echo', { when: new Date(0) }]]) {
+                  try { await tools.call(name, params); kinds.push('ok'); } catch (e) { kinds.push(e.kind + ' ' + e.message); }
+                }
+                result = kinds;
+                """, "allowed_tools", List.of("stub.echo", "stub.pid"));
+        @SuppressWarnings("unchecked")
+        List<String> kinds = (List<String>) narrowed.get("result");
+        assertEquals("ok", kinds.get(0), narrowed.toString());
+        assertTrue(kinds.get(1).startsWith("not_allowed"), narrowed.toString());
+        assertTrue(kinds.get(2).startsWith("not_allowed"), narrowed.toString());
+        assertTrue(kinds.get(3).startsWith("invalid_params") && kinds.get(3).contains("params.when is a Date"),
+                narrowed.toString());
+        Map<String, Object> uncaught = javascript("await tools.stub.pid({});");
+        assertEquals("execution_error", uncaught.get("status"), uncaught.toString());
+        assertTrue(String.valueOf(uncaught.get("error_message")).startsWith("ToolError: [not_allowed]"),
+                uncaught.toString());
+    }
+
     @Test
     void theEleventhCallRaisesLimitExceededWhichTheScriptCanCatch() {
         Map<String, Object> result = run("""

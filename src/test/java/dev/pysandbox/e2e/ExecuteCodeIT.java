@@ -51,7 +51,7 @@ class ExecuteCodeIT {
     void everyToolCarriesHonestAnnotations() {
         // Code cannot reach anything outside its sandbox: it reads and changes nothing of the client's world
         // and talks to nothing outside; its output may differ from run to run.
-        Map<String, String> titles = Map.of("execute_code", "Execute Python code", "run_python", "Run Python",
+        Map<String, String> titles = Map.of("execute_code", "Execute Python or JavaScript code", "run_python", "Run Python",
                 "validate_code", "Check Python code without running it", "inspect_session",
                 "Show what a Python session holds");
         List<Tool> tools = server.client.listTools().tools();

@@ -199,9 +199,9 @@ class HttpTransportIT {
         }
     }
 
-    /** /metrics counts a success, a timeout and a lost worker; it needs the same token as /mcp. */
+    /** /metrics counts a success, a timeout and a lost worker, by language; it needs the same token as /mcp. */
     @Test
-    void metricsCountCallsByStatusAndWorkersLostAndAskForAToken() throws Exception {
+    void metricsCountCallsByLanguageAndStatusAndWorkersLostAndAskForAToken() throws Exception {
         assertEquals(401, server.get("/metrics").statusCode());
         assertEquals(401, server.get("/metrics", "Authorization", "Bearer not-a-token").statusCode());
         String before = metrics();
@@ -209,9 +209,15 @@ class HttpTransportIT {
         assertEquals("timeout", execute(alice, python("while True:\n    pass", "timeout", 1)).get("status"));
         String bomb = "blocks = []\nwhile True:\n    blocks.append(bytearray(10 ** 7))";
         assertEquals("execution_error", execute(alice, python(bomb)).get("status"));
-        String success = "pysandbox_tool_calls_seconds_count{status=\"success\",tool=\"execute_code\"}";
-        String timeout = "pysandbox_tool_calls_seconds_count{status=\"timeout\",tool=\"execute_code\"}";
-        String failed = "pysandbox_tool_calls_seconds_count{status=\"execution_error\",tool=\"execute_code\"}";
+        Map<String, Object> javascript = execute(alice, Map.of("language", "javascript",
+                "code", "console.log([1, 2, 3].map(n => n * n))"));
+        assertEquals("[ 1, 4, 9 ]\n", javascript.get("stdout"), javascript::toString);
+        String success = "pysandbox_tool_calls_seconds_count{language=\"python\",status=\"success\",tool=\"execute_code\"}";
+        String timeout = "pysandbox_tool_calls_seconds_count{language=\"python\",status=\"timeout\",tool=\"execute_code\"}";
+        String failed = "pysandbox_tool_calls_seconds_count{language=\"python\",status=\"execution_error\","
+                + "tool=\"execute_code\"}";
+        String javascriptSuccess = "pysandbox_tool_calls_seconds_count{language=\"javascript\",status=\"success\","
+                + "tool=\"execute_code\"}";
         long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
         String after = metrics();
         while (sum(after, "pysandbox_worker_replacements_total{") <= sum(before, "pysandbox_worker_replacements_total{")
@@ -222,9 +228,11 @@ class HttpTransportIT {
         assertEquals(1, sum(after, success) - sum(before, success), after);
         assertEquals(1, sum(after, timeout) - sum(before, timeout), after);
         assertEquals(1, sum(after, failed) - sum(before, failed), after);
+        assertEquals(1, sum(after, javascriptSuccess) - sum(before, javascriptSuccess), after);
         assertTrue(sum(after, "pysandbox_worker_replacements_total{") > sum(before, "pysandbox_worker_replacements_total{"),
                 after);
-        assertTrue(sum(after, "pysandbox_tool_calls_seconds_bucket{status=\"success\",tool=\"execute_code\",le=\"+Inf\"}")
+        assertTrue(sum(after, "pysandbox_tool_calls_seconds_bucket{language=\"python\",status=\"success\",tool=\"execute_code\","
+                + "le=\"+Inf\"}")
                 >= 1, after);
         for (String gauge : List.of("pysandbox_workers{state=\"idle\"}", "pysandbox_calls_waiting ",
                 "pysandbox_sessions_open ", "pysandbox_sessions_ended_total{reason=\"evicted\"}",

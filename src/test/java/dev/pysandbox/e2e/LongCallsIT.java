@@ -158,4 +158,19 @@ class LongCallsIT {
     private static Map<String, Object> session(String code) {
         return server.execute(Map.of("language", "python", "code", code, "timeout", 60, "session_id", "computing"));
     }
+
+    /** JavaScript runs on the JIT worker's GraalJS (25.0) too: a long JavaScript call gets its twin there. */
+    @Test
+    @Order(6)
+    void aLongJavaScriptCallGetsATwinAndTheJitWorkerServesOnAfterIt() throws Exception {
+        long before = twins();
+        Map<String, Object> result = server.execute(Map.of("language", "javascript", "timeout", 60, "code",
+                "console.log('start'); const t = Date.now(); while (Date.now() - t < 3000) {} console.log('done');"));
+        assertEquals("success", result.get("status"), result::toString);
+        assertEquals("start\ndone\n", result.get("stdout"), "one run's output");
+        assertEquals(before + 1, twins(), "it had a twin: " + server.log);
+        Map<String, Object> next = server.execute(Map.of("language", "python", "code", FASTER_ON_THE_JIT, "timeout", 60));
+        assertEquals("start\n" + System.getProperty("graalpy.jit.version") + "\n", next.get("stdout"),
+                "the JIT worker ran the JavaScript twin and serves on: " + next);
+    }
 }

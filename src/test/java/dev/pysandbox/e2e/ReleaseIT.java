@@ -179,6 +179,9 @@ class ReleaseIT {
             assertTrue(execute.description().contains("Timeout: 7 s"), execute.description());
             Map<String, Object> result = server.python("import json\nprint(json.dumps({'ok': True}))");
             assertEquals("{\"ok\": true}\n", result.get("stdout"), result.toString());
+            // The second language is in the bundle: GraalJS in the same workers.
+            Map<String, Object> javascript = server.execute("javascript", "console.log({ ok: [1, 2].map(n => n * 3) })");
+            assertEquals("{ ok: [ 3, 6 ] }\n", javascript.get("stdout"), javascript.toString());
             assertTrue(server.log.stream().anyMatch(line -> line.contains("starting 1 worker(s)")), server.log.toString());
             assertTrue(server.log.stream().anyMatch(line -> line.contains(installed.resolve("lib/bwrap/bwrap") + " (bundled)")),
                     "the bundle's own bubblewrap, with its x bit: " + server.log);
@@ -277,8 +280,13 @@ class ReleaseIT {
 
         @SuppressWarnings("unchecked")
         Map<String, Object> python(String code) {
+            return execute("python", code);
+        }
+
+        @SuppressWarnings("unchecked")
+        Map<String, Object> execute(String language, String code) {
             CallToolResult result = client.callTool(new CallToolRequest("execute_code",
-                    Map.of("language", "python", "code", code)));
+                    Map.of("language", language, "code", code)));
             return (Map<String, Object>) result.structuredContent();
         }
 

@@ -127,4 +127,25 @@ class SessionsIT {
         Map<String, Object> after = inSession("steady", "total += 1\nprint(total)");
         assertEquals("11\n", after.get("stdout"), after::toString);
     }
+
+    @Test
+    @SuppressWarnings("unchecked")
+    void aJavaScriptSessionKeepsItsGlobalsTellsThemWhenInspectedAndRefusesPython() {
+        String id = "js-session";
+        Map<String, Object> first = server.execute(Map.of("language", "javascript", "session_id", id,
+                "code", "var rows = [1, 2, 3]; function total() { return rows.reduce((a, b) => a + b); }"));
+        assertEquals("success", first.get("status"), first::toString);
+        Map<String, Object> later = server.execute(Map.of("language", "js", "session_id", id,
+                "code", "rows.push(4); console.log(total())"));
+        assertEquals("10\n", later.get("stdout"), later::toString);
+        List<String> names = ((List<Map<String, Object>>) inspect(id).get("variables")).stream()
+                .map(variable -> (String) variable.get("name")).toList();
+        assertTrue(names.containsAll(List.of("rows", "total")), names::toString);
+        Map<String, Object> python = inSession(id, "print(rows)");
+        assertEquals("setup_error", python.get("status"), python::toString);
+        assertTrue(String.valueOf(python.get("error_message")).contains("This session runs JavaScript"), python::toString);
+        Map<String, Object> after = server.execute(Map.of("language", "javascript", "session_id", id,
+                "code", "console.log(rows.length)"));
+        assertEquals("4\n", after.get("stdout"), "the refused call left the session as it was");
+    }
 }

@@ -30,6 +30,7 @@ class CodeModeDescriptionTest {
                 new ServerTools("slow", State.STARTING, List.of()),
                 new ServerTools("broken", State.UNAVAILABLE, List.of())));
         assertTrue(text.contains("At most 7 tool calls per run"), text);
+        assertTrue(text.contains("await tools.call(\"server.tool\", {...})"), "JavaScript awaits the same tools: " + text);
         assertTrue(text.contains(INPUTS), text);
         assertTrue(text.endsWith(" Servers: fs (list_dir, read_file); quiet (0 tools); slow (starting);"
                 + " broken (unavailable);"), text);

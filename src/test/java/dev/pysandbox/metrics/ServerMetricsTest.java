@@ -9,6 +9,7 @@ import java.util.concurrent.atomic.AtomicReference;
 
 import org.junit.jupiter.api.Test;
 
+import dev.pysandbox.execution.Language;
 import dev.pysandbox.execution.SessionEnding;
 import dev.pysandbox.execution.Status;
 import dev.pysandbox.execution.ToolCall;
@@ -25,18 +26,24 @@ class ServerMetricsTest {
     }
 
     @Test
-    void callsAreCountedByToolAndStatusWithTheirLatency() {
+    void callsAreCountedByToolLanguageAndStatusWithTheirLatency() {
         ServerMetrics metrics = new ServerMetrics(() -> statistics(0, 0, 0));
-        metrics.toolCallEnded("execute_code", Status.SUCCESS, Duration.ofMillis(80), List.of());
-        metrics.toolCallEnded("execute_code", Status.SUCCESS, Duration.ofMillis(700), List.of());
-        metrics.toolCallEnded("run_python", Status.TIMEOUT, Duration.ofSeconds(31), List.of());
+        metrics.toolCallEnded("execute_code", Language.PYTHON, Status.SUCCESS, Duration.ofMillis(80), List.of());
+        metrics.toolCallEnded("execute_code", Language.JAVASCRIPT, Status.SUCCESS, Duration.ofMillis(700), List.of());
+        metrics.toolCallEnded("execute_code", Language.PYTHON, Status.SUCCESS, Duration.ofMillis(900), List.of());
+        metrics.toolCallEnded("inspect_session", null, Status.SUCCESS, Duration.ofMillis(5), List.of());
+        metrics.toolCallEnded("run_python", Language.PYTHON, Status.TIMEOUT, Duration.ofSeconds(31), List.of());
         String text = metrics.scrape();
-        assertTrue(text.contains("pysandbox_tool_calls_seconds_count{status=\"success\",tool=\"execute_code\"} 2"), text);
-        assertTrue(text.contains("pysandbox_tool_calls_seconds_count{status=\"timeout\",tool=\"run_python\"} 1"), text);
-        assertTrue(text.contains("pysandbox_tool_calls_seconds_bucket{status=\"success\",tool=\"execute_code\",le=\"0.1\"} 1"),
-                text);
-        assertTrue(text.contains("pysandbox_tool_calls_seconds_bucket{status=\"success\",tool=\"execute_code\",le=\"1.0\"} 2"),
-                text);
+        String python = "language=\"python\",status=\"success\",tool=\"execute_code\"";
+        assertTrue(text.contains("pysandbox_tool_calls_seconds_count{" + python + "} 2"), text);
+        assertTrue(text.contains("pysandbox_tool_calls_seconds_count{language=\"javascript\",status=\"success\","
+                + "tool=\"execute_code\"} 1"), text);
+        assertTrue(text.contains("pysandbox_tool_calls_seconds_count{language=\"none\",status=\"success\","
+                + "tool=\"inspect_session\"} 1"), text);
+        assertTrue(text.contains("pysandbox_tool_calls_seconds_count{language=\"python\",status=\"timeout\","
+                + "tool=\"run_python\"} 1"), text);
+        assertTrue(text.contains("pysandbox_tool_calls_seconds_bucket{" + python + ",le=\"0.1\"} 1"), text);
+        assertTrue(text.contains("pysandbox_tool_calls_seconds_bucket{" + python + ",le=\"1.0\"} 2"), text);
     }
 
     @Test
@@ -58,7 +65,7 @@ class ServerMetricsTest {
     @Test
     void codeModeToolCallsAreCountedByOutcome() {
         ServerMetrics metrics = new ServerMetrics(() -> statistics(0, 0, 0));
-        metrics.toolCallEnded("execute_code", Status.SUCCESS, Duration.ofSeconds(1), List.of(
+        metrics.toolCallEnded("execute_code", Language.PYTHON, Status.SUCCESS, Duration.ofSeconds(1), List.of(
                 new ToolCall("fs.read", true, 10, null), new ToolCall("fs.read", true, 12, null),
                 new ToolCall("fs.write", false, 3, ToolErrorKind.NOT_ALLOWED)));
         String text = metrics.scrape();

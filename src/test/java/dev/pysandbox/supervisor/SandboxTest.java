@@ -21,6 +21,7 @@ import dev.pysandbox.config.SessionSettings;
 import dev.pysandbox.execution.CallPhase;
 import dev.pysandbox.execution.ExecutionRequest;
 import dev.pysandbox.execution.ExecutionResult;
+import dev.pysandbox.execution.Language;
 import dev.pysandbox.execution.RunReport;
 import dev.pysandbox.execution.SessionEnding;
 import dev.pysandbox.execution.SessionReport;
@@ -89,6 +90,21 @@ class SandboxTest {
         assertEquals("worker-1.1 ran print(1)\n", result.stdout());
         assertEquals(null, result.sessionNew(), "no session, no session_new");
         assertTrue(sandbox.ready());
+    }
+
+    @Test
+    void aSessionKeepsTheLanguageOfItsFirstCallAndRefusesAnotherWithoutTouchingIt() throws InterruptedException {
+        sandbox(1, 100, 10);
+        ExecutionResult first = inSession("s", "a");
+        ExecutionResult other = sandbox.execute(new ExecutionRequest(Language.JAVASCRIPT, "b", "", Duration.ofSeconds(5),
+                "s", "<string>", Map.of(), null, null, null), null, phase -> { });
+        assertEquals(Status.SETUP_ERROR, other.status(), other::toString);
+        assertTrue(other.errorMessage().startsWith("This session runs Python"), other.errorMessage());
+        ExecutionResult after = inSession("s", "c");
+        assertEquals(first.stdout().replace("ran a", "ran c"), after.stdout(), "the session is where it was");
+        assertEquals(Status.SUCCESS, sandbox.execute(new ExecutionRequest(Language.JAVASCRIPT, "d", "",
+                Duration.ofSeconds(5), "js", "<string>", Map.of(), null, null, null), null, phase -> { }).status(),
+                "another id opens a JavaScript session");
     }
 
     @Test
@@ -510,7 +526,7 @@ class SandboxTest {
     }
 
     private static ExecutionRequest withTools(String code, Duration timeout) {
-        return new ExecutionRequest(code, "", timeout, null, "<string>", Map.of(), null, null, new ToolGrant(true, null, 5));
+        return new ExecutionRequest(Language.PYTHON, code, "", timeout, null, "<string>", Map.of(), null, null, new ToolGrant(true, null, 5));
     }
 
     /** Runs a call the general worker never answers: the supervisor's deadline does, killing it. */

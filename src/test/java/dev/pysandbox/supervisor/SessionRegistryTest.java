@@ -12,8 +12,9 @@ import java.util.List;
 
 import org.junit.jupiter.api.Test;
 
-import dev.pysandbox.execution.AnswerBudget;
 import dev.pysandbox.config.SessionSettings;
+import dev.pysandbox.execution.AnswerBudget;
+import dev.pysandbox.execution.Language;
 import dev.pysandbox.execution.Notice;
 import dev.pysandbox.supervisor.SessionRegistry.Session;
 import dev.pysandbox.supervisor.SessionRegistry.SessionEndedException;
@@ -77,7 +78,7 @@ class SessionRegistryTest {
 
     private Session bound(SessionRegistry sessions, String principal, String id, WorkerProcess worker)
             throws SessionEndedException {
-        Session session = sessions.open(principal, id);
+        Session session = sessions.open(principal, id, Language.PYTHON);
         sessions.bind(session, worker);
         return session;
     }
@@ -90,7 +91,7 @@ class SessionRegistryTest {
         Session oldest = bound(sessions, "other-worker", two);
         Session b = bound(sessions, "b", one);
         bound(sessions, "a", one);
-        sessions.open(STDIO, "b"); // b is used again: a is now worker-1's least recently used
+        sessions.open(STDIO, "b", Language.PYTHON); // b is used again: a is now worker-1's least recently used
         bound(sessions, "c", one);
 
         String why = "was closed because its worker held 2 sessions (sessions.per-worker, which follows worker.heap)"
@@ -99,9 +100,9 @@ class SessionRegistryTest {
                 + " start a new session with this id.")), notices);
         assertEquals(1, closed.size(), "a's interpreter is closed in its worker: " + closed);
         assertTrue(closed.get(0).startsWith("a#"), closed::toString);
-        assertTrue(assertThrows(SessionEndedException.class, () -> sessions.open(STDIO, "a")).getMessage().contains(why));
-        assertSame(b, sessions.open(STDIO, "b"));
-        assertSame(oldest, sessions.open(STDIO, "other-worker"), "the globally oldest session lives on another worker and stays");
+        assertTrue(assertThrows(SessionEndedException.class, () -> sessions.open(STDIO, "a", Language.PYTHON)).getMessage().contains(why));
+        assertSame(b, sessions.open(STDIO, "b", Language.PYTHON));
+        assertSame(oldest, sessions.open(STDIO, "other-worker", Language.PYTHON), "the globally oldest session lives on another worker and stays");
     }
 
     @Test
@@ -112,7 +113,7 @@ class SessionRegistryTest {
         busy.lock.lock();
         try {
             bound(sessions, "new", one);
-            assertSame(busy, sessions.open(STDIO, "busy"));
+            assertSame(busy, sessions.open(STDIO, "busy", Language.PYTHON));
             assertEquals(List.of(), closed);
             assertEquals(2, sessions.size());
         } finally {
@@ -123,33 +124,33 @@ class SessionRegistryTest {
     @Test
     void sameIdGivesTheSameSession() throws SessionEndedException {
         SessionRegistry sessions = registry(4, Duration.ofMinutes(1));
-        assertSame(sessions.open(STDIO, "a"), sessions.open(STDIO, "a"));
+        assertSame(sessions.open(STDIO, "a", Language.PYTHON), sessions.open(STDIO, "a", Language.PYTHON));
     }
 
     @Test
     void leastRecentlyUsedIsEvictedAndTheNextCallIsTold() throws SessionEndedException {
         SessionRegistry sessions = registry(2, Duration.ofMinutes(1));
-        sessions.open(STDIO, "a");
-        sessions.open(STDIO, "b");
-        sessions.open(STDIO, "a");
-        sessions.open(STDIO, "c");
+        sessions.open(STDIO, "a", Language.PYTHON);
+        sessions.open(STDIO, "b", Language.PYTHON);
+        sessions.open(STDIO, "a", Language.PYTHON);
+        sessions.open(STDIO, "c", Language.PYTHON);
         assertEquals(List.of(Notice.info("Session 'b' was closed because more than 2 sessions were open and it was"
                 + " the least recently used. Its variables and imports are gone; call again to start a new session"
                 + " with this id.")), notices, "the client's user is told when it happens");
-        String message = assertThrows(SessionEndedException.class, () -> sessions.open(STDIO, "b")).getMessage();
+        String message = assertThrows(SessionEndedException.class, () -> sessions.open(STDIO, "b", Language.PYTHON)).getMessage();
         assertTrue(message.contains("least recently used"), message);
-        sessions.open(STDIO, "b");
+        sessions.open(STDIO, "b", Language.PYTHON);
         assertEquals(2, sessions.size());
     }
 
     @Test
     void busySessionIsNotEvicted() throws SessionEndedException {
         SessionRegistry sessions = registry(1, Duration.ofMinutes(1));
-        Session busy = sessions.open(STDIO, "busy");
+        Session busy = sessions.open(STDIO, "busy", Language.PYTHON);
         busy.lock.lock();
         try {
-            sessions.open(STDIO, "other");
-            assertSame(busy, sessions.open(STDIO, "busy"));
+            sessions.open(STDIO, "other", Language.PYTHON);
+            assertSame(busy, sessions.open(STDIO, "busy", Language.PYTHON));
         } finally {
             busy.lock.unlock();
         }
@@ -158,13 +159,13 @@ class SessionRegistryTest {
     @Test
     void idleSessionsExpireAndSaySo() throws Exception {
         SessionRegistry sessions = registry(4, Duration.ofMillis(50));
-        sessions.open(STDIO, "idle");
+        sessions.open(STDIO, "idle", Language.PYTHON);
         Thread.sleep(120);
         sessions.expireIdle();
         assertEquals(1, notices.size());
         assertEquals(Notice.Level.INFO, notices.get(0).level());
         assertTrue(notices.get(0).text().startsWith("Session 'idle' expired after 0 seconds"), notices.get(0).text());
-        String message = assertThrows(SessionEndedException.class, () -> sessions.open(STDIO, "idle")).getMessage();
+        String message = assertThrows(SessionEndedException.class, () -> sessions.open(STDIO, "idle", Language.PYTHON)).getMessage();
         assertTrue(message.contains("expired"), message);
     }
 
@@ -181,12 +182,12 @@ class SessionRegistryTest {
             bound(sessions, "bob", "bob:s" + i, worker);
         }
 
-        assertSame(alices, sessions.open("alice", "alice:work"), "alice's session is still hers");
+        assertSame(alices, sessions.open("alice", "alice:work", Language.PYTHON), "alice's session is still hers");
         assertEquals(6, sessions.size());
         assertEquals(2, closed.size(), closed::toString);
         assertTrue(closed.stream().allMatch(key -> key.startsWith("bob:")), closed::toString);
         assertTrue(notices.stream().noneMatch(notice -> notice.text().contains("alice")), notices::toString);
-        String message = assertThrows(SessionEndedException.class, () -> sessions.open("bob", "bob:s1")).getMessage();
+        String message = assertThrows(SessionEndedException.class, () -> sessions.open("bob", "bob:s1", Language.PYTHON)).getMessage();
         assertTrue(message.contains("more than 6 sessions were open, its principal held the most of them, and it was"
                 + " that principal's least recently used"), message);
     }
@@ -201,9 +202,9 @@ class SessionRegistryTest {
             bound(sessions, "bob", "bob:s" + i, worker);
         }
 
-        assertSame(alices, sessions.open("alice", "alice:work"));
+        assertSame(alices, sessions.open("alice", "alice:work", Language.PYTHON));
         assertEquals(List.of("bob:s1", "bob:s2", "bob:s3"), closed.stream().map(key -> key.substring(0, key.indexOf('#'))).toList());
-        String message = assertThrows(SessionEndedException.class, () -> sessions.open("bob", "bob:s1")).getMessage();
+        String message = assertThrows(SessionEndedException.class, () -> sessions.open("bob", "bob:s1", Language.PYTHON)).getMessage();
         assertTrue(message.contains("its worker held 3 sessions (sessions.per-worker, which follows worker.heap), its"
                 + " principal held the most of them there"), message);
     }
@@ -214,7 +215,7 @@ class SessionRegistryTest {
         Session alices = bound(sessions, "alice", "alice:a", WORKER);
         bound(sessions, "bob", "bob:1", WORKER);
         Session second = bound(sessions, "bob", "bob:2", WORKER);
-        sessions.open("bob", "bob:1"); // bob:2 is now bob's least recently used
+        sessions.open("bob", "bob:1", Language.PYTHON); // bob:2 is now bob's least recently used
         bound(sessions, "bob", "bob:3", WORKER);
 
         assertEquals(1, closed.size(), closed::toString);
@@ -222,9 +223,9 @@ class SessionRegistryTest {
         assertEquals(List.of(Notice.info("Session 'bob:2' was closed because its principal held 2 sessions"
                 + " (sessions.max-per-principal) and it was that principal's least recently used. Its variables and"
                 + " imports are gone; call again to start a new session with this id.")), notices);
-        assertSame(alices, sessions.open("alice", "alice:a"), "the table was not full: nobody else's session went");
-        assertThrows(SessionEndedException.class, () -> sessions.open("bob", "bob:2"));
-        assertNotSame(second, sessions.open("bob", "bob:2"), "the id starts afresh once its end was reported");
+        assertSame(alices, sessions.open("alice", "alice:a", Language.PYTHON), "the table was not full: nobody else's session went");
+        assertThrows(SessionEndedException.class, () -> sessions.open("bob", "bob:2", Language.PYTHON));
+        assertNotSame(second, sessions.open("bob", "bob:2", Language.PYTHON), "the id starts afresh once its end was reported");
     }
 
     @Test
@@ -256,8 +257,8 @@ class SessionRegistryTest {
 
         assertEquals(1, closed.size(), closed::toString);
         assertTrue(closed.get(0).startsWith("bob:1#"), closed::toString);
-        assertSame(oldest, sessions.open("alice", "alice:1"));
-        assertSame(alices, sessions.open("alice", "alice:2"));
+        assertSame(oldest, sessions.open("alice", "alice:1", Language.PYTHON));
+        assertSame(alices, sessions.open("alice", "alice:2", Language.PYTHON));
     }
 
     /** When the principal that asks holds as many sessions as anyone, its own least recently used one goes. */
@@ -273,7 +274,7 @@ class SessionRegistryTest {
 
         assertEquals(1, closed.size(), closed::toString);
         assertTrue(closed.get(0).startsWith("alice:1#"), closed::toString);
-        assertSame(bobs, sessions.open("bob", "bob:1"), "bob's session was the least recently used, and stays");
+        assertSame(bobs, sessions.open("bob", "bob:1", Language.PYTHON), "bob's session was the least recently used, and stays");
     }
 
     /** More principals than sessions: each new one takes the least recently used session of those holding one. */
@@ -286,7 +287,7 @@ class SessionRegistryTest {
 
         assertEquals(1, closed.size(), closed::toString);
         assertTrue(closed.get(0).startsWith("alice:1#"), closed::toString);
-        assertSame(bobs, sessions.open("bob", "bob:1"));
+        assertSame(bobs, sessions.open("bob", "bob:1", Language.PYTHON));
     }
 
     /** The principal holding the most has only busy sessions: the table runs over rather than take another's. */
@@ -299,7 +300,7 @@ class SessionRegistryTest {
         try {
             bound(sessions, "bob", "bob:2", WORKER);
             assertEquals(List.of(), closed, "bob holds the most, and his only other session is busy");
-            assertSame(alices, sessions.open("alice", "alice:1"));
+            assertSame(alices, sessions.open("alice", "alice:1", Language.PYTHON));
             assertEquals(3, sessions.size());
         } finally {
             one.lock.unlock();

@@ -12,6 +12,7 @@ import java.util.Map;
 
 import org.junit.jupiter.api.Test;
 
+import dev.pysandbox.execution.Language;
 import dev.pysandbox.execution.OutputFile;
 import dev.pysandbox.execution.RunReport;
 import dev.pysandbox.execution.Status;
@@ -21,9 +22,9 @@ import dev.pysandbox.execution.Truncation;
 /** The worker protocol's two families of messages, as lines: every type survives the trip, by today's names. */
 class WorkerMessagesTest {
     private static final List<WorkerCommand> COMMANDS = List.of(
-            new WorkerCommand.Execute(1, "print(1)", "in\n", 30_000, "s-1", "<string>", Map.of(), "/srv/run", "{\"a\":1}"),
-            new WorkerCommand.Execute(2, "pass", null, 1_000, null, "script.py", null, null, null),
-            new WorkerCommand.Validate(3, "import os", 5_000, "{\"allowed\":[],\"known\":[]}"),
+            new WorkerCommand.Execute(1, Language.PYTHON, "print(1)", "in\n", 30_000, "s-1", "<string>", Map.of(), "/srv/run", "{\"a\":1}"),
+            new WorkerCommand.Execute(2, Language.PYTHON, "pass", null, 1_000, null, "script.py", null, null, null),
+            new WorkerCommand.Validate(3, Language.PYTHON, "import os", 5_000, "{\"allowed\":[],\"known\":[]}"),
             new WorkerCommand.Cancel(4),
             new WorkerCommand.CloseSession("s-1"),
             new WorkerCommand.ToolResult(5, 2, "{\"ok\":true,\"value\":\"\\\"quoted\\\"\"}"));
@@ -63,7 +64,7 @@ class WorkerMessagesTest {
     @Test
     void filesTravelAsBase64AndComeBackByteForByte() {
         byte[] content = {0, 1, (byte) 0xff, '\n'};
-        var sent = new WorkerCommand.Execute(8, "pass", "", 1_000, null, "<string>", Map.of("in/data.bin", content),
+        var sent = new WorkerCommand.Execute(8, Language.PYTHON, "pass", "", 1_000, null, "<string>", Map.of("in/data.bin", content),
                 null, null);
         String line = WireCodec.encode(sent);
         assertTrue(line.contains("\"files\":{\"in/data.bin\":\"AAH/Cg==\"}"), line);
@@ -77,8 +78,8 @@ class WorkerMessagesTest {
                 WireCodec.encode(new WorkerCommand.ToolResult(5, 2, "{}")));
         assertEquals("{\"type\":\"tool-call\",\"id\":6,\"seq\":1,\"op\":\"call_raw\",\"tool\":\"srv.echo\",\"params\":\"{}\"}",
                 WireCodec.encode(new WorkerEvent.ToolCall(6, 1, ToolOp.CALL_RAW, "srv.echo", "{}")));
-        assertEquals("{\"type\":\"validate\",\"id\":3,\"code\":\"x\",\"timeoutMillis\":10,\"catalog\":\"{}\"}",
-                WireCodec.encode(new WorkerCommand.Validate(3, "x", 10, "{}")));
+        assertEquals("{\"type\":\"validate\",\"id\":3,\"language\":\"python\",\"code\":\"x\",\"timeoutMillis\":10,\"catalog\":\"{}\"}",
+                WireCodec.encode(new WorkerCommand.Validate(3, Language.PYTHON, "x", 10, "{}")));
         assertEquals("{\"type\":\"ready\",\"engine\":\"Interpreted\",\"aotCache\":false}",
                 WireCodec.encode(new WorkerEvent.Ready("Interpreted", false)));
         List<String> names = List.of("execute", "validate", "cancel", "close-session", "tool-result");
@@ -146,7 +147,7 @@ class WorkerMessagesTest {
     @Test
     void theEncodedLineIsUtf8WithoutRawControlCharacters() {
         String code = "print('\u0000\u001f\u2028é')\r\n";
-        String line = WireCodec.encode(new WorkerCommand.Execute(1, code, null, 1, null, null, null, null, null));
+        String line = WireCodec.encode(new WorkerCommand.Execute(1, Language.PYTHON, code, null, 1, null, null, null, null, null));
         for (byte b : line.getBytes(StandardCharsets.UTF_8)) {
             assertTrue(b < 0 || b >= 0x20, line);
         }

@@ -22,6 +22,7 @@ import org.junit.jupiter.api.Test;
 
 import dev.pysandbox.charts.ChartLimits;
 import dev.pysandbox.execution.ChartImage;
+import dev.pysandbox.execution.Language;
 import dev.pysandbox.execution.RunReport;
 import dev.pysandbox.execution.Status;
 import dev.pysandbox.files.FileLimits;
@@ -51,9 +52,9 @@ class ChartBridgeTest {
     private static RunReport run(String code) throws Exception {
         CompletableFuture<RunReport> answer = new CompletableFuture<>();
         SandboxContexts.PreparedContext prepared = contexts.prepare(false);
-        WorkerCommand.Execute command = new WorkerCommand.Execute(1, code, "", 60_000, null, "<string>", null, null,
+        WorkerCommand.Execute command = new WorkerCommand.Execute(1, Language.PYTHON, code, "", 60_000, null, "<string>", null, null,
                 null);
-        new PythonCall(prepared, command, SETTINGS, watchdog, new SharedCode(), TOOLS, CHARTS,
+        new GuestCall(prepared, command, SETTINGS, watchdog, TOOLS, CHARTS,
                 (result, recycle) -> answer.complete(result)).run();
         prepared.streams().detach();
         prepared.context().close(true);
@@ -119,7 +120,7 @@ class ChartBridgeTest {
         try (SandboxContexts own = new SandboxContexts(SETTINGS, Optional::empty, TOOLS, small)) {
             prepared = own.prepare(false);
             CompletableFuture<RunReport> answer = new CompletableFuture<>();
-            WorkerCommand.Execute command = new WorkerCommand.Execute(1, """
+            WorkerCommand.Execute command = new WorkerCommand.Execute(1, Language.PYTHON, """
                     import os
                     import matplotlib.pyplot as plt
                     plt.plot([1, 3, 2, 5, 4], 'o-', label='a')
@@ -128,7 +129,7 @@ class ChartBridgeTest {
                     plt.savefig('big.png')
                     print(os.path.getsize('big.png'))
                     """, "", 60_000, null, "<string>", null, null, null);
-            new PythonCall(prepared, command, SETTINGS, watchdog, new SharedCode(), TOOLS, small,
+            new GuestCall(prepared, command, SETTINGS, watchdog, TOOLS, small,
                     (result, recycle) -> answer.complete(result)).run();
             RunReport report = answer.get(60, TimeUnit.SECONDS);
             assertEquals(Status.SUCCESS, report.status(), report::toString);

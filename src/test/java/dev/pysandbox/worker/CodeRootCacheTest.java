@@ -56,8 +56,7 @@ class CodeRootCacheTest {
     private static void defineInAContextThenCloseIt(CodeRootCache cache) throws InterruptedException {
         PreparedContext prepared = contexts.prepare(false);
         try {
-            RunOutcome outcome = prepared.runner().run(DEFINE, "<string>", 65_536, null, "{}",
-                    AnswerBudget.ERROR_MESSAGE_CHARS);
+            RunOutcome outcome = prepared.runner().run(new GuestRun(DEFINE, "<string>", false, "{}", 65_536, AnswerBudget.ERROR_MESSAGE_CHARS, () -> false));
             assertEquals(0, outcome.exitCode(), outcome.errorMessage());
             collect(cache, 0);
             // Each function and its comprehension: a live context's code keeps its roots.

@@ -12,7 +12,6 @@ import java.util.function.Supplier;
 import org.graalvm.polyglot.Context;
 import org.graalvm.polyglot.Engine;
 import org.graalvm.polyglot.Source;
-import org.graalvm.polyglot.Value;
 
 import dev.pysandbox.bench.CpuByThread;
 import dev.pysandbox.charts.ChartLimits;
@@ -79,7 +78,7 @@ public final class ContextCostProbe {
                 wallStart = System.nanoTime();
             }
             PreparedContext prepared = contexts.get();
-            prepared.runner().run("print(1)", "<string>", 1024, null, "{}", AnswerBudget.ERROR_MESSAGE_CHARS);
+            prepared.runner().run(new GuestRun("print(1)", "<string>", false, "{}", 1024, AnswerBudget.ERROR_MESSAGE_CHARS, () -> false));
             prepared.context().close(true);
         }
         double wallPerCall = (System.nanoTime() - wallStart) / 1e6 / MEASURED;
@@ -103,7 +102,7 @@ public final class ContextCostProbe {
         StringBuilder source = new StringBuilder();
         for (int i = 0; i < FIB_RUNS; i++) {
             PreparedContext viaRunner = contexts.prepare(false);
-            viaRunner.runner().run(FIB, "<string>", 1024, null, "{}", AnswerBudget.ERROR_MESSAGE_CHARS);
+            viaRunner.runner().run(new GuestRun(FIB, "<string>", false, "{}", 1024, AnswerBudget.ERROR_MESSAGE_CHARS, () -> false));
             runner.append(String.format(" %.0f", viaRunner.context().getBindings("python").getMember("elapsed").asDouble()));
             viaRunner.context().close(true);
             PreparedContext viaSource = contexts.prepare(false);
@@ -130,7 +129,6 @@ public final class ContextCostProbe {
             snippets = files.filter(f -> f.toString().endsWith(".py")).sorted().toList();
         }
         StringBuilder last = new StringBuilder();
-        SharedCode shared = new SharedCode();
         for (int pass = 1; pass <= passes; pass++) {
             long plain = 0, preloaded = 0, run = 0, close = 0;
             last.setLength(0);
@@ -143,9 +141,9 @@ public final class ContextCostProbe {
                 long t2 = System.nanoTime();
                 PreparedContext prepared = contexts.prepare(true);
                 long t3 = System.nanoTime();
-                Value module = System.getProperty("probe.compile") != null ? null
-                        : shared.parse(prepared.context(), code, "<string>");
-                prepared.runner().run(code, "<string>", 1 << 20, module, "{}", AnswerBudget.ERROR_MESSAGE_CHARS);
+                // fresh: the runner parses the text as a shared module, unless probe.compile asks it to compile it.
+                prepared.runner().run(new GuestRun(code, "<string>", System.getProperty("probe.compile") == null, "{}",
+                        1 << 20, AnswerBudget.ERROR_MESSAGE_CHARS, () -> false));
                 long t4 = System.nanoTime();
                 prepared.context().close(true);
                 long t5 = System.nanoTime();
@@ -180,7 +178,7 @@ public final class ContextCostProbe {
         StringBuilder row = new StringBuilder("| live heap after a full GC, MB, after contexts 10, 25, 50, 75, 100 |");
         for (int i = 1; i <= 100; i++) {
             PreparedContext prepared = contexts.prepare(false);
-            prepared.runner().run(AGENT_IMPORTS, "<string>", 1024, null, "{}", AnswerBudget.ERROR_MESSAGE_CHARS);
+            prepared.runner().run(new GuestRun(AGENT_IMPORTS, "<string>", false, "{}", 1024, AnswerBudget.ERROR_MESSAGE_CHARS, () -> false));
             prepared.context().close(true);
             if (i == 10 || i % 25 == 0) {
                 row.append(String.format(" %.1f", liveHeapMegabytes()));
@@ -224,8 +222,8 @@ public final class ContextCostProbe {
                     .build();
             return new PreparedContext(context, streams, prelude.install(context, new Prelude.Settings(importRule,
                     settings.strictBuiltins(), List.of(), "", settings.autoInstall(), "", Prelude.Codecs.SHARED, tools,
-                            new ChartBridge(ChartLimits.DEFAULT), "")),
-                    null, null);
+                            new ChartBridge(ChartLimits.DEFAULT), ""), new SharedCode()),
+                    null, null, null);
         };
     }
 }

@@ -200,6 +200,6 @@ class PreludeTest {
     }
 
     private static RunOutcome run(PreparedContext prepared, String code, String filename) {
-        return prepared.runner().run(code, filename, 65_536, null, "{}", AnswerBudget.ERROR_MESSAGE_CHARS);
+        return prepared.runner().run(new GuestRun(code, filename, false, "{}", 65_536, AnswerBudget.ERROR_MESSAGE_CHARS, () -> false));
     }
 }

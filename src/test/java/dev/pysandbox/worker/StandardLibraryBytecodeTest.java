@@ -91,7 +91,7 @@ class StandardLibraryBytecodeTest {
     private static RunOutcome runInAFreshContext(String code) {
         PreparedContext prepared = contexts.prepare(false);
         try {
-            RunOutcome outcome = prepared.runner().run(code, "<string>", 65_536, null, "{}", AnswerBudget.ERROR_MESSAGE_CHARS);
+            RunOutcome outcome = prepared.runner().run(new GuestRun(code, "<string>", false, "{}", 65_536, AnswerBudget.ERROR_MESSAGE_CHARS, () -> false));
             assertEquals(0, outcome.exitCode(), outcome.errorMessage());
             return outcome;
         } finally {

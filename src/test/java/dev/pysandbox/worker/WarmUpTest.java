@@ -13,6 +13,7 @@ import org.junit.jupiter.api.Test;
 import dev.pysandbox.charts.ChartLimits;
 import dev.pysandbox.execution.AnswerBudget;
 import dev.pysandbox.files.FileLimits;
+import dev.pysandbox.polyglot.GuestText;
 import dev.pysandbox.worker.SandboxContexts.PreparedContext;
 
 class WarmUpTest {
@@ -37,8 +38,7 @@ class WarmUpTest {
         for (String name : WarmUp.SNIPPETS) {
             PreparedContext prepared = standard.prepare(false);
             try {
-                RunOutcome outcome = prepared.runner().run(GuestSource.read("warm-up/" + name + ".py"), "<string>",
-                        65_536, null, "{}", AnswerBudget.ERROR_MESSAGE_CHARS);
+                RunOutcome outcome = prepared.runner().run(new GuestRun(GuestText.read(WarmUp.class, "warm-up/" + name + ".py"), "<string>", false, "{}", 65_536, AnswerBudget.ERROR_MESSAGE_CHARS, () -> false));
                 if (name.endsWith("failure")) {
                     assertEquals(1, outcome.exitCode(), name);
                     assertTrue(outcome.errorMessage().startsWith("KeyError"), outcome.errorMessage());

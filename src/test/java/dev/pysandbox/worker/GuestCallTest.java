@@ -8,10 +8,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 
 import org.graalvm.polyglot.PolyglotException;
 import org.junit.jupiter.api.AfterAll;
@@ -19,10 +17,12 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 import dev.pysandbox.charts.ChartLimits;
+import dev.pysandbox.execution.Language;
 import dev.pysandbox.execution.RunReport;
 import dev.pysandbox.execution.Status;
 import dev.pysandbox.files.FileLimits;
 import dev.pysandbox.wire.WorkerCommand;
+import dev.pysandbox.worker.CallsAsAWorkerRunsThem.Answer;
 import dev.pysandbox.worker.SandboxContexts.PreparedContext;
 
 /**
@@ -30,7 +30,7 @@ import dev.pysandbox.worker.SandboxContexts.PreparedContext;
  * its worker (SECURITY.md, "Recycling"); a call of its own has its context closed before the answer, a
  * session's survives with the state the code left.
  */
-class PythonCallTest {
+class GuestCallTest {
     /** For the runaway code: short, so the tests are quick; the rule does not depend on it. */
     private static final long RUNAWAY_TIMEOUT_MILLIS = 300;
     /** For the code that must finish: long enough for a cold context on a loaded machine. */
@@ -40,12 +40,8 @@ class PythonCallTest {
             ImportPolicy.standard(), false, List.of(), "", FileLimits.DEFAULT, List.of(), 0);
     private static SandboxContexts contexts;
     private static ScheduledExecutorService watchdog;
-    private static final SharedCode SHARED_CODE = new SharedCode();
     private static final ToolBridge TOOLS = new ToolBridge(event -> { });
     private static final ChartBridge CHARTS = new ChartBridge(ChartLimits.DEFAULT);
-
-    private record Answer(RunReport result, boolean recycle) {
-    }
 
     @BeforeAll
     static void engine() {
@@ -61,13 +57,8 @@ class PythonCallTest {
 
     private static Answer run(PreparedContext prepared, String code, String session, long timeoutMillis)
             throws Exception {
-        CompletableFuture<Answer> answer = new CompletableFuture<>();
-        WorkerCommand.Execute command = new WorkerCommand.Execute(1, code, "", timeoutMillis, session, "<string>", null,
-                null, null);
-        new PythonCall(prepared, command, SETTINGS, watchdog, SHARED_CODE, TOOLS, CHARTS,
-                (result, recycle) -> answer.complete(new Answer(result, recycle))).run();
-        prepared.streams().detach();
-        return answer.get(60, TimeUnit.SECONDS);
+        return CallsAsAWorkerRunsThem.answer(prepared, new WorkerCommand.Execute(1, Language.PYTHON, code, "",
+                timeoutMillis, session, "<string>", null, null, null), SETTINGS, watchdog, TOOLS, CHARTS);
     }
 
     @Test

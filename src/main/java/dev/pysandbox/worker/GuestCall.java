@@ -18,10 +18,9 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 
 import org.graalvm.polyglot.PolyglotException;
-import org.graalvm.polyglot.Value;
 
-import dev.pysandbox.execution.AnswerBudget;
 import dev.pysandbox.execution.AnswerBudget.FileListing;
+import dev.pysandbox.execution.AnswerBudget;
 import dev.pysandbox.execution.RunReport;
 import dev.pysandbox.execution.Status;
 import dev.pysandbox.execution.Truncation;
@@ -33,12 +32,12 @@ import dev.pysandbox.wire.WorkerCommand;
 import dev.pysandbox.worker.SandboxContexts.PreparedContext;
 
 /**
- * Runs one call's code in a prepared context and answers exactly once.
+ * Runs one call's code in a prepared context, Python or JavaScript, and answers exactly once.
  *
  * <p>Stopping (deadline, output flood, client cancel) interrupts the context from a watchdog thread, never
  * from the thread that writes output: closing a context from inside its own output stream fails (measured).
  * Some builtins ({@code 7**(10**8)}) ignore interrupts; then the call is answered from the watchdog with the
- * output so far and the worker asks to be replaced, because its Python thread is lost.
+ * output so far and the worker asks to be replaced, because its guest thread is lost.
  *
  * <p>A call stopped cleanly keeps its worker, whatever the reason it was stopped (SECURITY.md, "Recycling"):
  * cleanly means the context answered the interrupt within {@code interruptWaitMillis}, so no guest code runs any
@@ -48,7 +47,7 @@ import dev.pysandbox.worker.SandboxContexts.PreparedContext;
  * needed its context cancelled, or ignored both, costs the worker: an interpreter that did not stop when asked
  * is not trusted with the next call.
  */
-final class PythonCall {
+final class GuestCall {
     /** Called once with the call's report and whether this worker must be replaced. */
     interface Reply {
         void send(RunReport report, boolean recycle);
@@ -65,7 +64,6 @@ final class PythonCall {
     private final WorkerCommand.Call command;
     private final WorkerSettings settings;
     private final ScheduledExecutorService watchdog;
-    private final SharedCode sharedCode;
     private final ToolBridge tools;
     private final ChartBridge charts;
     private final Reply reply;
@@ -77,13 +75,12 @@ final class PythonCall {
     private final OutputLimiter err;
     private volatile long startNanos;
 
-    PythonCall(PreparedContext prepared, WorkerCommand.Call command, WorkerSettings settings,
-            ScheduledExecutorService watchdog, SharedCode sharedCode, ToolBridge tools, ChartBridge charts, Reply reply) {
+    GuestCall(PreparedContext prepared, WorkerCommand.Call command, WorkerSettings settings,
+            ScheduledExecutorService watchdog, ToolBridge tools, ChartBridge charts, Reply reply) {
         this.prepared = prepared;
         this.command = command;
         this.settings = settings;
         this.watchdog = watchdog;
-        this.sharedCode = sharedCode;
         this.tools = tools;
         this.charts = charts;
         this.reply = reply;
@@ -131,14 +128,10 @@ final class PythonCall {
         charts.begin(startNanos + TimeUnit.MILLISECONDS.toNanos(command.timeoutMillis()));
         ChartBridge.Drawn drawn;
         try {
-            String filename = Prelude.userFilename(command.filename());
-            // A session's context compiles its code in the runner instead: it reports `result` only for calls
-            // whose code names it, and a SystemExit that escaped a parsed module would end the session.
-            Value module = command.session() == null
-                    ? sharedCode.parse(prepared.context(), command.code(), filename)
-                    : null;
-            RunOutcome outcome = prepared.runner().run(command.code(), filename, settings.captureBytes(), module,
-                    command.inputs() == null ? "{}" : command.inputs(), AnswerBudget.ERROR_MESSAGE_CHARS);
+            RunOutcome outcome = prepared.runner().run(new GuestRun(command.code(),
+                    Prelude.userFilename(command.filename()), command.session() == null,
+                    command.inputs() == null ? "{}" : command.inputs(), settings.captureBytes(),
+                    AnswerBudget.ERROR_MESSAGE_CHARS, () -> stop.get() != Stop.NONE));
             prepared.runner().finishCharts();
             result = fromOutcome(outcome, prepared.runner().installing());
         } catch (PolyglotException e) {
@@ -237,22 +230,29 @@ final class PythonCall {
         answer(result, recycle);
     }
 
-    /** Files in: a new call in the context's scratch space, the files the caller sent, the working directory. */
+    /**
+     * Files in: a new call in the context's scratch space, the files the caller sent, the working directory (a
+     * host folder shown read-only, which only a context with a file system, Python's, can show).
+     */
     private void placeFiles(WorkerCommand.Execute command) throws IOException {
-        SandboxFileSystem files = prepared.files();
-        files.scratch().beginCall();
+        prepared.scratch().beginCall();
         if (command.workingDirectory() != null) {
+            SandboxFileSystem files = prepared.files();
+            if (files == null) {
+                throw new IllegalArgumentException("a " + prepared.runner().language().displayName()
+                        + " context cannot show a host folder");
+            }
             files.showAsWorkingDirectory(Path.of(command.workingDirectory()));
         }
         for (Map.Entry<String, byte[]> file : command.files().entrySet()) {
-            files.scratch().place(FileName.inWorkingDirectory(file.getKey()), file.getValue());
+            prepared.scratch().place(FileName.inWorkingDirectory(file.getKey()), file.getValue());
         }
     }
 
     /** Files out: the report with the files this call wrote in its working directory. */
     private RunReport withWrittenFiles(RunReport result) {
         try {
-            FileListing listing = ReturnedFiles.from(prepared.files().scratch().writtenByThisCall(),
+            FileListing listing = ReturnedFiles.from(prepared.scratch().writtenByThisCall(),
                     settings.files().returnBytes());
             return result.withFiles(listing.files(), listing.omitted());
         } catch (RuntimeException | OutOfMemoryError e) {

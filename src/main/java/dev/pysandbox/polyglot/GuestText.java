@@ -1,17 +1,17 @@
-package dev.pysandbox.worker;
+package dev.pysandbox.polyglot;
 
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 
-/** The Python the worker ships among its resources (the prelude, the warm-up workload), read as text. */
-final class GuestSource {
-    private GuestSource() {
+/** The guest code the worker ships among its resources (Python's prelude, JavaScript's runtime), read as text. */
+public final class GuestText {
+    private GuestText() {
     }
 
-    /** @param resource a path relative to this package, such as {@code prelude/run.py} */
-    static String read(String resource) {
-        try (InputStream in = GuestSource.class.getResourceAsStream(resource)) {
+    /** @param resource a path relative to {@code anchor}'s package, such as {@code prelude/run.py} */
+    public static String read(Class<?> anchor, String resource) {
+        try (InputStream in = anchor.getResourceAsStream(resource)) {
             if (in == null) {
                 throw new IllegalStateException(resource + " missing from the worker's resources");
             }

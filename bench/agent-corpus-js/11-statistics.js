@@ -1,0 +1,11 @@
+const data = Array.from({ length: 1000 }, (_, i) => Math.sin(i) * 50 + (i % 17));
+const mean = data.reduce((a, b) => a + b, 0) / data.length;
+const sorted = [...data].sort((a, b) => a - b);
+const median = (sorted[499] + sorted[500]) / 2;
+const sd = Math.sqrt(data.reduce((s, x) => s + (x - mean) ** 2, 0) / (data.length - 1));
+const pct = p => sorted[Math.min(sorted.length - 1, Math.floor(p / 100 * sorted.length))];
+console.log({ mean: +mean.toFixed(4), median: +median.toFixed(4), sd: +sd.toFixed(4) });
+console.log('p90/p99', pct(90).toFixed(3), pct(99).toFixed(3));
+const hist = new Array(5).fill(0);
+for (const x of data) hist[Math.min(4, Math.floor((x - sorted[0]) / ((sorted.at(-1) - sorted[0]) / 5)))]++;
+console.log(hist);

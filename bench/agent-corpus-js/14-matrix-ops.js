@@ -1,0 +1,10 @@
+const n = 60;
+const A = Array.from({ length: n }, (_, i) => Array.from({ length: n }, (_, j) => ((i + 1) * (j + 2)) % 7));
+const B = Array.from({ length: n }, (_, i) => Array.from({ length: n }, (_, j) => ((i + 3) * (j + 1)) % 5));
+const mul = (X, Y) => X.map(row => Y[0].map((_, j) => row.reduce((s, x, k) => s + x * Y[k][j], 0)));
+const C = mul(A, B);
+const trace = C.reduce((s, row, i) => s + row[i], 0);
+console.log('trace', trace);
+console.log('corner', C.slice(0, 2).map(r => r.slice(0, 4)));
+const transpose = M => M[0].map((_, j) => M.map(r => r[j]));
+console.log('symmetric?', JSON.stringify(transpose(C)) === JSON.stringify(C));
