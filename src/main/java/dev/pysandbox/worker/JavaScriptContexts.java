@@ -12,7 +12,8 @@ import dev.pysandbox.worker.javascript.JavaScriptEngine;
  * ({@link JavaScriptEngine}): the JavaScript side of what {@link SandboxContexts} does for Python.
  */
 final class JavaScriptContexts implements AutoCloseable {
-    private final JavaScriptEngine engine = new JavaScriptEngine();
+    /** Made by the first {@link #prepare}, on the thread that builds contexts: GraalJS starts only when needed. */
+    private JavaScriptEngine engine;
     /** The door to the operator's tools (code mode), handed to every context's runtime. */
     private final ToolBridge tools;
 
@@ -28,7 +29,10 @@ final class JavaScriptContexts implements AutoCloseable {
      * A context ready for user code. It has no file system: its {@code files} object reaches its scratch space
      * through a bridge, and it shows no packages.
      */
-    PreparedContext prepare() {
+    synchronized PreparedContext prepare() {
+        if (engine == null) {
+            engine = new JavaScriptEngine();
+        }
         CallStreams streams = new CallStreams();
         ScratchSpace scratch = files.newScratchSpace();
         Context context = engine.newContext(streams.stdin, streams.stdout, streams.stderr);
@@ -41,12 +45,10 @@ final class JavaScriptContexts implements AutoCloseable {
         }
     }
 
-    String implementationName() {
-        return engine.implementationName();
-    }
-
     @Override
-    public void close() {
-        engine.close();
+    public synchronized void close() {
+        if (engine != null) {
+            engine.close();
+        }
     }
 }

@@ -15,6 +15,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import dev.pysandbox.charts.ChartLimits;
@@ -39,11 +40,13 @@ final class Worker {
     private final ChartBridge charts = new ChartBridge(ChartLimits.DEFAULT);
     private final BlockingQueue<PreparedContext> ready;
     /**
-     * JavaScript's contexts, and the one kept ready: built once the first Python context is, so that a worker's
-     * start is not slowed for a language its first calls may not use.
+     * JavaScript's contexts, and the one kept ready from the worker's first JavaScript call on: a worker that
+     * serves only Python never starts GraalJS, whose engine and ready context would share its heap and its cores
+     * with Python's calls (BENCHMARKS.md, "JavaScript").
      */
     private final JavaScriptContexts javascript;
     private final BlockingQueue<PreparedContext> javascriptReady = new ArrayBlockingQueue<>(1);
+    private final AtomicBoolean javascriptStarted = new AtomicBoolean();
     private final Map<String, PreparedContext> sessions = new ConcurrentHashMap<>();
     /** Cancels that arrived before their call started running (it may still be waiting for a context). */
     private final Set<Long> cancelledEarly = ConcurrentHashMap.newKeySet();
@@ -133,7 +136,6 @@ final class Worker {
                     // (the linked worker JDK has no default CDS archive).
                     boolean aotCache = System.getProperty("java.vm.info", "").contains("sharing");
                     send(new WorkerEvent.Ready(contexts.implementationName(), aotCache));
-                    daemon("javascript-builder").newThread(this::keepJavaScriptReady).start();
                     if (settings.warmUpRuns() > 0) {
                         daemon("warm-up").newThread(warmUp).start();
                     }
@@ -223,7 +225,12 @@ final class Worker {
     private PreparedContext takeReady(Language language) throws InterruptedException {
         return switch (language) {
             case PYTHON -> takeReadyPython();
-            case JAVASCRIPT -> javascriptReady.take();
+            case JAVASCRIPT -> {
+                if (javascriptStarted.compareAndSet(false, true)) {
+                    daemon("javascript-builder").newThread(this::keepJavaScriptReady).start();
+                }
+                yield javascriptReady.take();
+            }
         };
     }
 

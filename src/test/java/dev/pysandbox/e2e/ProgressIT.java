@@ -69,6 +69,19 @@ class ProgressIT {
     }
 
     @Test
+    void aJavaScriptCallWaitingOnATimerHearsProgressToo() throws Exception {
+        try (SandboxServer server = SandboxServer.start(spec -> spec.progressConsumer(progress::add), "--workers=1")) {
+            CallToolResult result = server.client.callTool(call("execute_code", Map.of("language", "javascript",
+                    "timeout", 30, "code", "await new Promise(resolve => setTimeout(resolve, 7000)); console.log('done');"),
+                    "tok-js"));
+            assertEquals("done\n", ((Map<?, ?>) result.structuredContent()).get("stdout"), SandboxServer.text(result));
+            List<ProgressNotification> heard = progressFor("tok-js");
+            assertTrue(!heard.isEmpty(), "a notification in 7 s: " + heard);
+            assertTrue(heard.get(heard.size() - 1).message().matches("running \\d+ s of the 30 s timeout"), heard::toString);
+        }
+    }
+
+    @Test
     void callsWaitingForAWorkerOrTheirSessionSaySoAndRunPythonReportsToo() throws Exception {
         try (SandboxServer server = SandboxServer.start(spec -> spec.progressConsumer(progress::add),
                 "--workers=1", "--progress.interval-seconds=1")) {

@@ -184,8 +184,12 @@ class JavaScriptCallTest {
         RunReport imported = fresh("await import('/etc/passwd')");
         assertEquals(Status.EXECUTION_ERROR, imported.status(), imported::toString);
         assertFalse(imported.stdout().contains("root:"), imported::toString);
+        assertTrue(imported.errorMessage().startsWith("Error: import of \"/etc/passwd\" is not available here"),
+                imported.errorMessage());
         RunReport staticImport = fresh("import { readFileSync } from 'fs'; console.log(readFileSync('/etc/passwd'))");
         assertEquals(Status.EXECUTION_ERROR, staticImport.status(), staticImport::toString);
+        assertTrue(staticImport.errorMessage().startsWith("Error: import of \"fs\" is not available here"),
+                staticImport.errorMessage());
     }
 
     @Test

@@ -108,10 +108,6 @@ public final class JavaScriptEngine implements AutoCloseable {
                 context.eval(runtime).execute(context.eval(console), write, tools, new ScratchFiles(scratch)));
     }
 
-    public String implementationName() {
-        return engine.getImplementationName();
-    }
-
     @Override
     public void close() {
         engine.close(true);

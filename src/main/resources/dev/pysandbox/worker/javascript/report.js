@@ -57,6 +57,12 @@ function describeResult(value, limit, inspect) {
     return { json: JSON.stringify(truncated ? shown.slice(0, limit) : shown), is_repr: true, truncated };
 }
 
+/**
+ * GraalJS's own refusal of a module or file, which a context without a file system gives every `import`: said as
+ * the sandbox's other refusals are (refusals.js), without its stack, which shows only the runtime.
+ */
+const MODULE_REFUSED = /^Operation is not allowed for: (.*)$/;
+
 /** The runtime's own frames, which a stack shown to the caller leaves out. */
 const RUNTIME_FRAME = /^\s+at .*<sandbox-(runtime|console)>.*$/;
 
@@ -67,7 +73,11 @@ const RUNTIME_FRAME = /^\s+at .*<sandbox-(runtime|console)>.*$/;
 function describeFailure(error, limit, inspect, writeErr) {
     let shown;
     let message;
-    if (error instanceof Error) {
+    const refusedModule = error instanceof Error ? MODULE_REFUSED.exec(String(error.message)) : null;
+    if (refusedModule !== null) {
+        message = 'Error: import of ' + JSON.stringify(refusedModule[1]) + ' is not available here: ' + WHAT_IS_HERE + '.';
+        shown = message;
+    } else if (error instanceof Error) {
         shown = inspect(error).split('\n').filter(line => !RUNTIME_FRAME.test(line)).join('\n');
         message = error.message === '' ? String(error.name) : error.name + ': ' + error.message;
     } else {
