@@ -133,7 +133,10 @@ final class GuestCall {
                     command.inputs() == null ? "{}" : command.inputs(), settings.captureBytes(),
                     AnswerBudget.ERROR_MESSAGE_CHARS, () -> stop.get() != Stop.NONE));
             prepared.runner().finishCharts();
-            result = fromOutcome(outcome, prepared.runner().installing());
+            // One write past the limit may be the code's last act, ending it before the stop lands: the limit was
+            // still broken, and the output cut, so the answer says so as it would had the stop come first.
+            result = stop.get() == Stop.OUTPUT_LIMIT ? stopped(Stop.OUTPUT_LIMIT, false)
+                    : fromOutcome(outcome, prepared.runner().installing());
         } catch (PolyglotException e) {
             if (stop.get() != Stop.NONE && (e.isInterrupted() || e.isCancelled())) {
                 flushGuestBuffers();

@@ -192,6 +192,20 @@ class JavaScriptCallTest {
                 staticImport.errorMessage());
     }
 
+    /** One write past output.stop-after-bytes that is the code's last act still breaks the limit. */
+    @Test
+    void attackOneHugeWriteAsTheLastActIsStillAnOutputFlood() throws Exception {
+        for (String code : List.of("console.log('y'.repeat(2_000_000))", "process.stdout.write('z'.repeat(2_000_000))")) {
+            PreparedContext prepared = contexts.prepare();
+            Answer answer = run(prepared, code, null, FINISHING_TIMEOUT_MILLIS);
+            assertEquals(Status.EXECUTION_ERROR, answer.result().status(), code + ": " + answer.result().errorMessage());
+            assertTrue(answer.result().errorMessage().startsWith("Output limit exceeded"), answer.result().errorMessage());
+            assertTrue(answer.result().stdout().length() < 100_000, "the output is cut");
+            assertFalse(answer.recycle(), "the code ended: the worker is fine");
+            prepared.context().close(true);
+        }
+    }
+
     @Test
     void anEndlessLoopIsStoppedAtItsTimeoutAndKeepsItsWorker() throws Exception {
         for (String runaway : List.of("while (true) {}", "Promise.resolve().then(() => { while (true) {} })",
