@@ -98,7 +98,11 @@ class LongCallsIT {
     @Order(1)
     void theJitWorkerWarmsItselfAndRunsWholeAtNice19SoItTakesOnlyCoresNoCallWants() throws Exception {
         List<ProcessHandle> workers = SandboxServer.workersTagged(TAG);
-        assertEquals(2, workers.size(), workers::toString);
+        // Each one's parent and command line: a third process was seen once on a clean clone, with no worker
+        // started or replaced in the server's log; this says what it was, if it is seen again.
+        assertEquals(2, workers.size(), () -> workers.stream().map(p -> p.pid() + " (parent "
+                + p.parent().map(ProcessHandle::pid).orElse(-1L) + ", alive " + p.isAlive() + "): "
+                + SandboxServer.commandLine(p)).toList().toString() + "\nserver log:\n" + String.join("\n", server.log));
         for (ProcessHandle worker : workers) {
             String command = SandboxServer.commandLine(worker);
             boolean jit = SandboxServer.isJitWorker(worker);
