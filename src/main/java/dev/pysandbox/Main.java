@@ -11,6 +11,8 @@ import org.slf4j.LoggerFactory;
 
 import ch.qos.logback.classic.Level;
 
+import dev.pysandbox.auth.BearerTokens;
+import dev.pysandbox.auth.MalformedTokensFile;
 import dev.pysandbox.bridge.CodeMode;
 import dev.pysandbox.bridge.SelfReference;
 import dev.pysandbox.bridge.ServersFile;
@@ -18,13 +20,12 @@ import dev.pysandbox.cli.CommandLine;
 import dev.pysandbox.cli.PackagesCommand;
 import dev.pysandbox.cli.RunCommand;
 import dev.pysandbox.cli.TokenCommand;
+import dev.pysandbox.config.AuthMode;
 import dev.pysandbox.config.CodeModeSettings;
 import dev.pysandbox.config.ConfigException;
 import dev.pysandbox.config.ServerConfig;
 import dev.pysandbox.mcp.HttpMcpServer;
 import dev.pysandbox.mcp.SandboxMcpServer;
-import dev.pysandbox.mcp.transport.http.BearerTokens;
-import dev.pysandbox.mcp.transport.http.MalformedTokensFile;
 import dev.pysandbox.release.Release;
 import dev.pysandbox.supervisor.OsSandboxUnavailable;
 import dev.pysandbox.supervisor.Sandbox;
@@ -87,7 +88,7 @@ public final class Main {
         // The tokens file is read before any worker starts: a bad line is the operator's to fix, said in one
         // line (the file, the line number, what is wrong), not a stack trace after the workers came up.
         BearerTokens tokens = null;
-        if (config.http().enabled() && config.http().tokens() != null) {
+        if (config.http().enabled() && config.http().auth() == AuthMode.TOKEN) {
             try {
                 tokens = BearerTokens.read(config.http().tokens());
             } catch (MalformedTokensFile e) {

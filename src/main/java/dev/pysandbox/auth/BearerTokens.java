@@ -1,4 +1,4 @@
-package dev.pysandbox.mcp.transport.http;
+package dev.pysandbox.auth;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -17,8 +17,9 @@ import java.util.regex.Pattern;
  * for comments. Only digests are stored, so the file leaks no token; a presented token is hashed and compared
  * with every digest in constant time, so neither the time taken nor an early exit says how close a guess was.
  * The line format is read here and written here ({@link #line}), for the server and for {@code token add}.
+ * Its callers hold every {@link Scope}.
  */
-public final class BearerTokens {
+public final class BearerTokens implements Authenticator {
     /** No ':' (it separates the principal from the session id in session keys) and nothing a log must escape. */
     static final Pattern PRINCIPAL = Pattern.compile("[A-Za-z0-9._@+-]{1,64}");
     private static final Pattern DIGEST = Pattern.compile("[0-9a-fA-F]{64}");
@@ -37,7 +38,7 @@ public final class BearerTokens {
         return parse(lines(file), file.toString());
     }
 
-    static BearerTokens parse(List<String> lines, String source) throws MalformedTokensFile {
+    public static BearerTokens parse(List<String> lines, String source) throws MalformedTokensFile {
         List<Entry> entries = entries(lines, source);
         if (entries.isEmpty()) {
             throw new MalformedTokensFile(source, 0, "names no caller: add a line 'principal:sha256-hex'"
@@ -83,6 +84,16 @@ public final class BearerTokens {
         return principal + ":" + HexFormat.of().formatHex(sha256(token));
     }
 
+    @Override
+    public Verdict check(String authorization) {
+        String token = Authenticator.bearerToken(authorization);
+        if (token == null) {
+            return new Refused(Failure.NO_TOKEN, "no bearer token");
+        }
+        return principalFor(token).<Verdict>map(name -> new Authenticated(Principal.named(name), Scope.all()))
+                .orElseGet(() -> new Refused(Failure.INVALID_TOKEN, "unknown token"));
+    }
+
     /** The principal whose token this is, if any. */
     public Optional<String> principalFor(String token) {
         byte[] digest = sha256(token);
@@ -96,7 +107,7 @@ public final class BearerTokens {
         return Optional.ofNullable(found);
     }
 
-    static byte[] sha256(String token) {
+    public static byte[] sha256(String token) {
         try {
             return MessageDigest.getInstance("SHA-256").digest(token.getBytes(StandardCharsets.UTF_8));
         } catch (NoSuchAlgorithmException e) {

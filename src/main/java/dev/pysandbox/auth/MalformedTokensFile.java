@@ -1,4 +1,4 @@
-package dev.pysandbox.mcp.transport.http;
+package dev.pysandbox.auth;
 
 import java.io.IOException;
 import java.nio.file.AccessDeniedException;

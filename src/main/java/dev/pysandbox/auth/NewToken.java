@@ -1,4 +1,4 @@
-package dev.pysandbox.mcp.transport.http;
+package dev.pysandbox.auth;
 
 import java.security.SecureRandom;
 import java.util.Base64;

@@ -95,9 +95,16 @@ public final class CodeMode implements ToolBroker, AutoCloseable {
         if (!enabled()) {
             return ToolCalls.refusing(ToolErrorKind.NOT_CONFIGURED, "code mode is off: " + offReason);
         }
-        if (!grant.enabled()) {
-            return ToolCalls.refusing(ToolErrorKind.NOT_CONFIGURED, "code mode is not available to this call (it came from"
-                    + " another code mode, or from a tool other than execute_code)");
+        switch (grant.access()) {
+            case GRANTED -> { }
+            case NOT_FOR_THIS_CALL -> {
+                return ToolCalls.refusing(ToolErrorKind.NOT_CONFIGURED, "code mode is not available to this call (it"
+                        + " came from another code mode, or from a tool other than execute_code)");
+            }
+            case SCOPE_MISSING -> {
+                return ToolCalls.refusing(ToolErrorKind.NOT_ALLOWED, "the caller's token does not carry the scope"
+                        + " sandbox:tools, which calling the operator's tools needs");
+            }
         }
         return new ExecutionTools(this, grant);
     }

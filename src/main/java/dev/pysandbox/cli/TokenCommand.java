@@ -6,9 +6,9 @@ import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.util.List;
 
-import dev.pysandbox.mcp.transport.http.MalformedTokensFile;
-import dev.pysandbox.mcp.transport.http.NewToken;
-import dev.pysandbox.mcp.transport.http.TokensFile;
+import dev.pysandbox.auth.MalformedTokensFile;
+import dev.pysandbox.auth.NewToken;
+import dev.pysandbox.auth.TokensFile;
 
 /**
  * {@code token add [--name NAME]}: admits one more caller to remote mode. It makes a strong random token,

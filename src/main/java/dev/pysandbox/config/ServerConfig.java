@@ -1,6 +1,8 @@
 package dev.pysandbox.config;
 
 import java.lang.management.ManagementFactory;
+import java.net.URI;
+import java.net.URISyntaxException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Arrays;
@@ -56,6 +58,7 @@ public record ServerConfig(
         FileLimits fileLimits,
         CodeModeSettings codeMode,
         HttpSettings http,
+        AuditSettings audit,
         String logLevel) {
 
     /** Heap the Graal compiler needs in a worker on top of worker.heap; see supervisor/WorkerKind.heap. */
@@ -132,6 +135,7 @@ public record ServerConfig(
                         returnBytes),
                 codeMode(s),
                 http(s, workers(s.get("workers"), heap, !s.get("worker.jit").equals("off"))),
+                audit(s),
                 logLevel);
     }
 
@@ -165,15 +169,21 @@ public record ServerConfig(
         if (!path.matches("/[A-Za-z0-9._~/-]*") || path.equals("/healthz") || path.equals("/readyz")) {
             throw new ConfigException("http.path must be a path like /mcp (not /healthz or /readyz), not '" + path + "'");
         }
-        String auth = oneOf(s, "http.auth", Set.of("token", "none"));
-        Path tokens = null;
-        if (auth.equals("token")) {
-            if (enabled && s.get("http.tokens-file").isBlank()) {
-                throw new ConfigException("http.auth=token needs http.tokens-file: one line 'principal:sha256-of-token'"
-                        + " per caller (see README, Remote mode; python-sandbox-mcp token add makes one)");
+        AuthMode auth = AuthMode.valueOf(oneOf(s, "http.auth", Set.of("token", "oauth", "none")).toUpperCase(Locale.ROOT));
+        Path tokens = s.get("http.tokens-file").isBlank() ? null : path(s.get("http.tokens-file"), null);
+        URI publicUrl = publicUrl(s.get("http.public-url"), path);
+        OAuthSettings oauth = null;
+        if (auth == AuthMode.TOKEN && enabled && tokens == null) {
+            throw new ConfigException("http.auth=token needs http.tokens-file: one line 'principal:sha256-of-token'"
+                    + " per caller (see README, Remote mode; python-sandbox-mcp token add makes one)");
+        } else if (auth == AuthMode.OAUTH) {
+            oauth = oauth(s);
+            if (enabled && publicUrl == null && !loopback) {
+                // Tokens are bound to the URL clients reach: the server cannot guess it behind a proxy.
+                throw new ConfigException("http.auth=oauth needs http.public-url, the https URL clients reach the MCP"
+                        + " endpoint at (e.g. https://sandbox.example.com" + path + "), unless http.host is a loopback address");
             }
-            tokens = s.get("http.tokens-file").isBlank() ? null : path(s.get("http.tokens-file"), null);
-        } else if (enabled && !loopback) {
+        } else if (auth == AuthMode.NONE && enabled && !loopback) {
             throw new ConfigException("http.auth=none is refused unless http.host is a loopback address (it is '"
                     + host + "'): anyone who reaches the port could run code");
         }
@@ -190,10 +200,63 @@ public record ServerConfig(
         }
         int maxInFlight = integer(s, "http.max-in-flight", 0, 100_000);
         return new HttpSettings(enabled, host, integer(s, "http.port", 0, 65_535),
-                s.get("http.port-file").isBlank() ? null : path(s.get("http.port-file"), null), path, tokens,
-                hosts, origins, integer(s, "http.max-request-bytes", 1024, Integer.MAX_VALUE),
+                s.get("http.port-file").isBlank() ? null : path(s.get("http.port-file"), null), path, auth, tokens,
+                oauth, publicUrl, hosts, origins, integer(s, "http.max-request-bytes", 1024, Integer.MAX_VALUE),
+                integer(s, "http.max-header-bytes", 8 * 1024, 64 * 1024 * 1024),
                 Duration.ofSeconds(integer(s, "http.keepalive-seconds", 0, 3_600)),
                 maxInFlight == 0 ? workers * 4 : maxInFlight);
+    }
+
+    /** {@code http.public-url}: an absolute http(s) URL whose path is the endpoint's as the proxy maps it; null if unset. */
+    private static URI publicUrl(String raw, String path) throws ConfigException {
+        if (raw.isBlank()) {
+            return null;
+        }
+        try {
+            URI url = new URI(raw.strip());
+            if (!("https".equals(url.getScheme()) || "http".equals(url.getScheme())) || url.getHost() == null
+                    || url.getRawQuery() != null || url.getRawFragment() != null) {
+                throw new URISyntaxException(raw, "not an http(s) URL without query or fragment");
+            }
+            return url.getRawPath() == null || url.getRawPath().isEmpty() ? url.resolve(path) : url;
+        } catch (URISyntaxException e) {
+            throw new ConfigException("http.public-url must be the http(s) URL clients reach the MCP endpoint at,"
+                    + " like https://sandbox.example.com" + path + ", not '" + raw + "'");
+        }
+    }
+
+    private static AuditSettings audit(Settings s) throws ConfigException {
+        String destination = s.get("audit.log");
+        if (destination.isBlank()) {
+            return AuditSettings.OFF;
+        }
+        if (destination.equals("stdout")) {
+            throw new ConfigException("audit.log=stdout is refused: stdout carries the MCP protocol; use stderr or a file");
+        }
+        return new AuditSettings(true, destination.equals("stderr") ? null : path(destination, null),
+                bool(s, "audit.include-code"), integer(s, "audit.max-file-bytes", 1024, Integer.MAX_VALUE),
+                integer(s, "audit.max-files", 1, 1_000));
+    }
+
+    private static OAuthSettings oauth(Settings s) throws ConfigException {
+        String issuer = s.get("http.oauth.issuer");
+        URI url;
+        try {
+            url = new URI(issuer);
+        } catch (URISyntaxException e) {
+            url = null;
+        }
+        if (issuer.isBlank() || url == null || url.getHost() == null
+                || !("https".equals(url.getScheme()) || "http".equals(url.getScheme()))) {
+            throw new ConfigException("http.auth=oauth needs http.oauth.issuer, the authorization server's issuer URL"
+                    + " exactly as its tokens' iss claim says it (e.g. https://keycloak.example.com/realms/agents), not '"
+                    + issuer + "'");
+        }
+        String audience = s.get("http.oauth.audience");
+        return new OAuthSettings(url, audience.isBlank() ? null : audience,
+                Duration.ofSeconds(integer(s, "http.oauth.clock-skew-seconds", 0, 600)),
+                integer(s, "http.oauth.max-token-bytes", 512, 1024 * 1024),
+                Duration.ofSeconds(integer(s, "http.oauth.jwks-refresh-seconds", 1, 86_400)));
     }
 
     /** The folder run_python's scriptPath and workingDirectory must stay under; null if the operator set none. */

@@ -62,7 +62,7 @@ final class CodeRunner {
     ExecutionResult run(CodeRequest request, Caller caller, Object progressToken) {
         try (CallProgress progress = new CallProgress(progressToken, caller.progress(),
                 request.timeout(), progressInterval, progressTimers)) {
-            ExecutionResult result = sandbox.execute(request, caller.principal(), phase -> {
+            ExecutionResult result = sandbox.execute(request, caller.owner(), phase -> {
                 if (phase == CallPhase.CALLED_A_TOOL) {
                     caller.unrepeatable().run();
                 } else {

@@ -18,6 +18,7 @@ import io.modelcontextprotocol.spec.McpSchema.TextResourceContents;
 import io.modelcontextprotocol.spec.McpSchema.Tool;
 import io.modelcontextprotocol.spec.McpSchema;
 
+import dev.pysandbox.auth.Scope;
 import dev.pysandbox.bridge.CodeMode;
 import dev.pysandbox.bridge.ToolSafelist;
 import dev.pysandbox.config.ServerConfig;
@@ -216,7 +217,7 @@ final class ExecuteCodeTool {
         return new ExecutionRequest(language, code, arguments.optionalString("stdin"), Duration.ofSeconds(timeout),
                 sessionId == null ? null : caller.sessionKey(sessionId),
                 "<string>", FilesArgument.parse(arguments.raw("files"), config.fileLimits()), null,
-                arguments.optionalObjectJson("inputs", codeMode.maxInputsBytes()), grant(arguments, nested));
+                arguments.optionalObjectJson("inputs", codeMode.maxInputsBytes()), grant(arguments, nested, caller));
     }
 
     /** The language the call names, for its metrics; null when it names none the sandbox runs. */
@@ -231,9 +232,14 @@ final class ExecuteCodeTool {
                 + "': this sandbox runs 'python' and 'javascript' (also 'js')."));
     }
 
-    /** The call's share of code mode: the operator's limits, narrowed by what the call asks. */
-    private ToolGrant grant(CallArguments arguments, boolean nested) throws InvalidArgument {
+    /**
+     * The call's share of code mode: the operator's limits, narrowed by what the call asks, and none for a caller
+     * whose token lacks {@link Scope#TOOLS}.
+     */
+    private ToolGrant grant(CallArguments arguments, boolean nested, Caller caller) throws InvalidArgument {
         int maxCalls = arguments.optionalInt("max_tool_calls", 0, codeMode.maxToolCallsLimit(), codeMode.maxToolCalls());
-        return new ToolGrant(!nested, arguments.optionalStrings("allowed_tools"), maxCalls);
+        ToolGrant.Access access = nested ? ToolGrant.Access.NOT_FOR_THIS_CALL
+                : caller.scopes().contains(Scope.TOOLS) ? ToolGrant.Access.GRANTED : ToolGrant.Access.SCOPE_MISSING;
+        return new ToolGrant(access, arguments.optionalStrings("allowed_tools"), maxCalls);
     }
 }

@@ -1,5 +1,6 @@
 package dev.pysandbox.mcp;
 
+import java.net.URI;
 import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
@@ -21,14 +22,20 @@ import io.modelcontextprotocol.server.McpStatelessSyncServer;
 import io.modelcontextprotocol.spec.McpSchema;
 import io.modelcontextprotocol.spec.McpSchema.ServerCapabilities;
 
+import dev.pysandbox.audit.AuditLog;
+import dev.pysandbox.auth.Authenticator;
+import dev.pysandbox.auth.BearerTokens;
+import dev.pysandbox.auth.oauth.JwtAccessTokens;
 import dev.pysandbox.bridge.CodeMode;
+import dev.pysandbox.config.AuthMode;
 import dev.pysandbox.config.HttpSettings;
+import dev.pysandbox.config.OAuthSettings;
 import dev.pysandbox.config.ServerConfig;
 import dev.pysandbox.execution.Notice;
-import dev.pysandbox.mcp.transport.http.BearerTokens;
 import dev.pysandbox.mcp.transport.http.HttpCaller;
 import dev.pysandbox.mcp.transport.http.HttpEndpoint;
 import dev.pysandbox.mcp.transport.http.McpServlet;
+import dev.pysandbox.mcp.transport.http.ProtectedResource;
 import dev.pysandbox.metrics.ServerMetrics;
 import dev.pysandbox.release.Release;
 import dev.pysandbox.supervisor.Sandbox;
@@ -48,11 +55,22 @@ public final class HttpMcpServer {
      * Serves until the process is told to stop (SIGTERM or SIGINT), then drains and returns.
      *
      * @param tokens the callers {@code http.tokens-file} admits, read by {@code Main} before the workers start;
-     *               null for {@code http.auth=none}
+     *               null unless {@code http.auth=token}
      */
     public static void serve(ServerConfig config, Sandbox sandbox, CodeMode codeMode, BearerTokens tokens) throws Exception {
         HttpSettings http = config.http();
         McpJsonMapper json = McpJsonDefaults.getMapper();
+        // A call that answers in plain JSON is silent until it ends: the connection must outlive the longest.
+        Duration longest = config.maxTimeout().plus(config.killGrace());
+        // Bound first: OAuth's resource and audience are the server's URL, whose port may be chosen now.
+        HttpEndpoint endpoint = HttpEndpoint.bind(http, longest.plusSeconds(30));
+        ProtectedResource resource = http.auth() == AuthMode.OAUTH
+                ? new ProtectedResource(endpoint.publicUrl(), http.oauth().issuer()) : null;
+        Authenticator authenticator = switch (http.auth()) {
+            case NONE -> Authenticator.ANYONE;
+            case TOKEN -> tokens;
+            case OAUTH -> oauth(http.oauth(), endpoint.publicUrl(), json);
+        };
         AtomicInteger callThreads = new AtomicInteger();
         ExecutorService calls = Executors.newCachedThreadPool(runnable -> {
             Thread thread = new Thread(runnable, "mcp-call-" + callThreads.incrementAndGet());
@@ -64,12 +82,16 @@ public final class HttpMcpServer {
             thread.setDaemon(true);
             return thread;
         });
-        McpServlet servlet = new McpServlet(json, http, tokens, calls, timers);
+        McpServlet servlet = new McpServlet(json, http, authenticator, resource, calls, timers);
         Consumer<Notice> notices = HttpMcpServer::logNotice;
         CountDownLatch finished = new CountDownLatch(1);
         // Micrometer's registry answers /metrics (README, "Metrics"); calls are counted as they end.
         ServerMetrics metrics = new ServerMetrics(sandbox::statistics);
-        try (ToolSet tools = new ToolSet(json, config, sandbox, codeMode, notices, metrics::toolCallEnded)) {
+        CallObserver counted = call -> metrics.toolCallEnded(call.tool(), call.answer().language(),
+                call.answer().status(), call.elapsed(), call.answer().toolCalls());
+        try (AuditLog audit = AuditTrail.open(config.audit(), json);
+                ToolSet tools = new ToolSet(json, config, sandbox, codeMode, notices,
+                        counted.andThen(AuditTrail.of(audit, json)))) {
             // Tool calls run on the servlet's own threads (immediate execution), so that stopping one is
             // interrupting its thread, as over stdio.
             McpStatelessSyncServer server = McpServer.sync(servlet)
@@ -84,10 +106,6 @@ public final class HttpMcpServer {
                     .build();
             // Replacing a tool is one step in the stateless server; no client is told (there is no channel).
             tools.watch(entry -> server.addTool(specification(entry)));
-            // A call that answers in plain JSON is silent until it ends: the connection must outlive the longest.
-            Duration longest = config.maxTimeout().plus(config.killGrace());
-            HttpEndpoint endpoint = new HttpEndpoint(http, servlet, sandbox::ready, metrics::scrape,
-                    longest.plusSeconds(30));
             Runtime.getRuntime().addShutdownHook(new Thread(() -> {
                 try {
                     log.info("stop requested: draining");
@@ -102,7 +120,7 @@ public final class HttpMcpServer {
                 codeMode.close();
                 sandbox.close();
             }, "http-drain"));
-            endpoint.start();
+            endpoint.start(servlet, sandbox::ready, metrics::scrape, resource, json);
             sandbox.start(notices);
             codeMode.start();
             endpoint.join();
@@ -127,9 +145,21 @@ public final class HttpMcpServer {
         if (!(context.get(HttpCaller.CONTEXT_KEY) instanceof HttpCaller http)) {
             throw new IllegalStateException("a tool call without its HTTP caller");
         }
-        return new Caller(http.principal(),
+        return new Caller(http.principal(), http.scopes(),
                 progress -> http.notifications().accept(McpSchema.METHOD_NOTIFICATION_PROGRESS, progress),
                 http.unrepeatable());
+    }
+
+    /**
+     * {@code http.auth=oauth}: JWTs of the issuer for {@code http.oauth.audience}, else for the server's public
+     * URL. The issuer's metadata is read now, so that a wrong issuer shows in the log at start; the server serves
+     * anyway (the authorization server may start after it), answering 503 until it can be read.
+     */
+    private static Authenticator oauth(OAuthSettings settings, URI publicUrl, McpJsonMapper json) {
+        JwtAccessTokens tokens = JwtAccessTokens.of(settings,
+                settings.audience() != null ? settings.audience() : publicUrl.toString(), json);
+        tokens.prepare();
+        return tokens;
     }
 
     private static void logNotice(Notice notice) {

@@ -16,6 +16,7 @@ import io.modelcontextprotocol.spec.McpSchema.LoggingLevel;
 import io.modelcontextprotocol.spec.McpSchema.LoggingMessageNotification;
 import io.modelcontextprotocol.spec.McpSchema.ServerCapabilities;
 
+import dev.pysandbox.audit.AuditLog;
 import dev.pysandbox.bridge.CodeMode;
 import dev.pysandbox.config.ServerConfig;
 import dev.pysandbox.execution.Notice;
@@ -41,7 +42,8 @@ public final class SandboxMcpServer {
         Duration drain = config.maxTimeout().plus(config.killGrace()).plusSeconds(5);
         StdioServerTransport transport = new StdioServerTransport(json, in, out, config.maxLineBytes(), drain);
         Consumer<Notice> notices = notice -> transport.clientLog().send(toLogMessage(notice));
-        try (ToolSet tools = new ToolSet(json, config, sandbox, codeMode, notices, CallObserver.NONE)) {
+        try (AuditLog audit = AuditTrail.open(config.audit(), json);
+                ToolSet tools = new ToolSet(json, config, sandbox, codeMode, notices, AuditTrail.of(audit, json))) {
             McpSyncServer server = McpServer.sync(transport)
                     .serverInfo(Release.NAME, Release.version())
                     .instructions(ToolSet.instructions(codeMode))
@@ -63,7 +65,7 @@ public final class SandboxMcpServer {
 
     private static SyncToolSpecification specification(ToolSet.Entry entry) {
         return SyncToolSpecification.builder().tool(entry.tool())
-                .callHandler((exchange, request) -> entry.handler().call(new Caller(null, exchange::progressNotification), request))
+                .callHandler((exchange, request) -> entry.handler().call(Caller.stdio(exchange::progressNotification), request))
                 .build();
     }
 

@@ -58,7 +58,7 @@ final class ToolSet implements AutoCloseable {
 
     /**
      * @param notices  what the server tells clients that are listening (MCP log messages over stdio)
-     * @param observer told of each call as it ends (remote mode's metrics)
+     * @param observer told of each call as it ends (remote mode's metrics, the audit log)
      */
     ToolSet(McpJsonMapper json, ServerConfig config, Sandbox sandbox, CodeMode codeMode, Consumer<Notice> notices,
             CallObserver observer) throws IOException {
@@ -91,8 +91,8 @@ final class ToolSet implements AutoCloseable {
         return new Entry(tool, (caller, request) -> {
             long started = System.nanoTime();
             ToolAnswer answer = answering.call(caller, request);
-            observer.ended(tool.name(), answer.language(), answer.status(),
-                    Duration.ofNanos(System.nanoTime() - started), answer.toolCalls());
+            observer.ended(new EndedCall(tool.name(), caller, request.arguments(), answer,
+                    Duration.ofNanos(System.nanoTime() - started)));
             return answer.result();
         });
     }

@@ -1,4 +1,4 @@
-package dev.pysandbox.mcp.transport.http;
+package dev.pysandbox.auth;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;

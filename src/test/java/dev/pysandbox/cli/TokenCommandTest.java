@@ -18,9 +18,9 @@ import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import dev.pysandbox.auth.BearerTokens;
 import dev.pysandbox.config.ConfigException;
 import dev.pysandbox.config.ServerConfig;
-import dev.pysandbox.mcp.transport.http.BearerTokens;
 
 class TokenCommandTest {
     @TempDir

@@ -49,6 +49,51 @@ class HttpSettingsTest {
         assertTrue(e.getMessage().contains("http.tokens-file"), e.getMessage());
     }
 
+    @Test
+    void oauthNeedsAnIssuerUrl() {
+        for (String issuer : new String[] {"", "not a url", "ftp://idp.example.com", "/realms/agents"}) {
+            ConfigException e = assertThrows(ConfigException.class,
+                    () -> config("transport", "http", "http.auth", "oauth", "http.oauth.issuer", issuer), issuer);
+            assertTrue(e.getMessage().contains("http.oauth.issuer"), e.getMessage());
+        }
+    }
+
+    /** Off loopback the server cannot know the URL clients reach it at, and tokens are bound to that URL. */
+    @Test
+    void oauthOffLoopbackNeedsThePublicUrl() throws ConfigException {
+        ConfigException e = assertThrows(ConfigException.class, () -> config("transport", "http", "http.auth", "oauth",
+                "http.oauth.issuer", "https://idp.example.com/realms/agents", "http.host", "0.0.0.0"));
+        assertTrue(e.getMessage().contains("http.public-url"), e.getMessage());
+        HttpSettings http = config("transport", "http", "http.auth", "oauth", "http.oauth.issuer",
+                "https://idp.example.com/realms/agents", "http.host", "0.0.0.0",
+                "http.public-url", "https://sandbox.example.com").http();
+        assertEquals(AuthMode.OAUTH, http.auth());
+        assertEquals(java.net.URI.create("https://sandbox.example.com/mcp"), http.publicUrl(), "the path is http.path's");
+        assertEquals(java.net.URI.create("https://idp.example.com/realms/agents"), http.oauth().issuer());
+        assertNull(http.oauth().audience(), "the public URL by default");
+        assertEquals(60, http.oauth().clockSkew().toSeconds());
+        assertEquals(16_384, http.oauth().maxTokenBytes());
+    }
+
+    @Test
+    void aPublicUrlIsAnHttpUrlWithoutQuery() {
+        for (String url : new String[] {"sandbox.example.com/mcp", "https://sandbox.example.com/mcp?x=1", "mailto:a@b"}) {
+            ConfigException e = assertThrows(ConfigException.class, () -> config("http.public-url", url), url);
+            assertTrue(e.getMessage().contains("http.public-url"), e.getMessage());
+        }
+    }
+
+    @Test
+    void theAuditLogIsOffUnlessNamedAndNeverOnStdout() throws ConfigException {
+        assertEquals(AuditSettings.OFF, config().audit());
+        AuditSettings stderr = config("audit.log", "stderr").audit();
+        assertTrue(stderr.enabled());
+        assertNull(stderr.file());
+        assertFalse(stderr.includeCode());
+        ConfigException e = assertThrows(ConfigException.class, () -> config("audit.log", "stdout"));
+        assertTrue(e.getMessage().contains("stdout carries the MCP protocol"), e.getMessage());
+    }
+
     /** Attack: DNS rebinding, a web page reaching the loopback server under a name of its own. */
     @Test
     void onLoopbackOnlyLoopbackHostsAndOriginsAreAcceptedByDefault() throws ConfigException {

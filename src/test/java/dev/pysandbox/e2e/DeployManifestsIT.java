@@ -39,6 +39,7 @@ import tools.jackson.databind.json.JsonMapper;
 class DeployManifestsIT {
     private static final Path ROOT = SandboxServer.PROJECT_ROOT;
     private static final Path RENDERED = ROOT.resolve("target/deploy-tools/rendered.json");
+    private static final Path RENDERED_OAUTH = ROOT.resolve("target/deploy-tools/rendered-oauth.json");
     private static final JsonMapper JSON = JsonMapper.builder().build();
     /** execute.max-timeout-seconds plus the kill grace, rounded up: what a draining server may need. */
     private static final int DRAIN_SECONDS = 330;
@@ -248,6 +249,21 @@ class DeployManifestsIT {
                 "HAProxy mounts the ConfigMap " + configMapName);
         assertTrue(container.path("securityContext").path("runAsNonRoot").asBoolean(
                 pod.path("securityContext").path("runAsNonRoot").asBoolean(false)), "HAProxy runs as non-root");
+    }
+
+    /** deploy/kubernetes-oauth: the same objects, the servers an OAuth resource server with an audit log. */
+    @Test
+    void theOAuthOverlayRunsTheServersAsAnOAuthResourceServer() throws IOException {
+        List<JsonNode> overlay = new ArrayList<>(JSON.readTree(RENDERED_OAUTH).values());
+        assertEquals(objects.size(), overlay.size(), "the overlay changes the servers' arguments only");
+        JsonNode set = overlay.stream().filter(o -> o.path("kind").asString().equals("StatefulSet")).findFirst().orElseThrow();
+        List<String> args = strings(container(set.path("spec").path("template").path("spec"), "server").path("args"));
+        for (String flag : List.of("--transport=http", "--http.auth=oauth", "--http.public-url=https://sandbox.example.com/mcp",
+                "--audit.log=stderr", "--worker.os-sandbox=required")) {
+            assertTrue(args.contains(flag), "the server runs with " + flag + ": " + args);
+        }
+        assertTrue(args.stream().anyMatch(a -> a.startsWith("--http.oauth.issuer=https://")), args.toString());
+        assertFalse(args.stream().anyMatch(a -> a.startsWith("--http.tokens-file")), args.toString());
     }
 
     // --- reading the rendered objects ------------------------------------------------------------------------

@@ -33,6 +33,8 @@ class TypeScriptClientIT {
     private static final Path CLIENT_DIR = SandboxServer.PROJECT_ROOT.resolve("target/ts-client");
     private static final String SCRIPT = "long-call.mjs";
     private static final String HOSTILE_SCRIPT = "hostile-answers.mjs";
+    /** OAuthIT's: the SDK's own OAuth flow against a server in OAuth mode. */
+    static final String OAUTH_SCRIPT = "oauth-flow.mjs";
 
     @BeforeAll
     static void installTheTypeScriptSdk() throws IOException, InterruptedException {
@@ -47,7 +49,7 @@ class TypeScriptClientIT {
             String output = new String(npm.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
             assertTrue(npm.waitFor(10, TimeUnit.MINUTES) && npm.exitValue() == 0, "npm install failed:\n" + output);
         }
-        for (String name : List.of(SCRIPT, HOSTILE_SCRIPT)) {
+        for (String name : List.of(SCRIPT, HOSTILE_SCRIPT, OAUTH_SCRIPT)) {
             try (InputStream script = TypeScriptClientIT.class.getResourceAsStream("/ts-client/" + name)) {
                 Files.copy(script, CLIENT_DIR.resolve(name), StandardCopyOption.REPLACE_EXISTING);
             }
@@ -101,9 +103,9 @@ class TypeScriptClientIT {
                 "--workers=1", "--progress.interval-seconds=1", NO_JIT_WORKER));
     }
 
-    /** Runs a client script against a fresh server and returns the JSON of its last line. */
+    /** Runs a client script (against a fresh server, or the one it names) and returns the JSON of its last line. */
     @SuppressWarnings("unchecked")
-    private static Map<String, Object> runScript(List<String> command) throws IOException, InterruptedException {
+    static Map<String, Object> runScript(List<String> command) throws IOException, InterruptedException {
         Process node = new ProcessBuilder(command).directory(CLIENT_DIR.toFile())
                 .redirectError(ProcessBuilder.Redirect.INHERIT).start();
         String output = new String(node.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();

@@ -7,6 +7,7 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
@@ -27,6 +28,7 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.slf4j.MDC;
 
 import io.modelcontextprotocol.common.McpTransportContext;
 import io.modelcontextprotocol.json.McpJsonMapper;
@@ -35,6 +37,8 @@ import io.modelcontextprotocol.spec.McpSchema;
 import io.modelcontextprotocol.spec.McpStatelessServerTransport;
 import reactor.core.publisher.Mono;
 
+import dev.pysandbox.auth.Authenticator;
+import dev.pysandbox.auth.Principal;
 import dev.pysandbox.config.HttpSettings;
 import dev.pysandbox.mcp.transport.ErrorReply;
 import dev.pysandbox.mcp.transport.LineDecoder;
@@ -55,6 +59,8 @@ public final class McpServlet extends HttpServlet implements McpStatelessServerT
     private static final Logger log = LoggerFactory.getLogger(McpServlet.class);
     static final String PROTOCOL_HEADER = RequestCheck.PROTOCOL_HEADER;
     private static final String CANCELLED = "notifications/cancelled";
+    /** The MDC key logback.xml writes the calling principal from. */
+    private static final String PRINCIPAL_MDC = "principal";
 
     /** One tool call in flight: its answer, and the thread running it once it runs. */
     private static final class Running {
@@ -109,14 +115,16 @@ public final class McpServlet extends HttpServlet implements McpStatelessServerT
     private volatile boolean draining;
 
     /**
-     * @param tokens null for {@code http.auth=none}
-     * @param calls  runs tool calls; each blocks its thread for the call's duration
+     * @param authenticator who presents a request's token ({@code http.auth})
+     * @param resource      the server as an OAuth protected resource; null unless {@code http.auth=oauth}
+     * @param calls         runs tool calls; each blocks its thread for the call's duration
      */
-    public McpServlet(McpJsonMapper json, HttpSettings settings, BearerTokens tokens, Executor calls,
-            ScheduledExecutorService timers) {
+    public McpServlet(McpJsonMapper json, HttpSettings settings, Authenticator authenticator,
+            ProtectedResource resource, Executor calls, ScheduledExecutorService timers) {
         this.json = json;
         this.settings = settings;
-        this.checks = new RequestCheck(new OriginCheck(settings.allowedHosts(), settings.allowedOrigins()), tokens,
+        this.checks = new RequestCheck(new OriginCheck(settings.allowedHosts(), settings.allowedOrigins()),
+                authenticator, resource == null ? BearerChallenge.REALM : new BearerChallenge(resource),
                 new LineDecoder(json), settings.maxRequestBytes());
         this.calls = calls;
         this.timers = timers;
@@ -180,8 +188,14 @@ public final class McpServlet extends HttpServlet implements McpStatelessServerT
         }
         switch (checks.body(body)) {
             case RequestCheck.Refused refused -> refuse(response, refused);
-            case RequestCheck.Message message -> dispatch(message.message(), admitted.principal(),
-                    admitted.acceptsEvents(), request, response);
+            case RequestCheck.Message message -> {
+                Optional<RequestCheck.Refused> forbidden = checks.scopes(message.message(), admitted);
+                if (forbidden.isPresent()) {
+                    refuse(response, forbidden.get());
+                } else {
+                    dispatch(message.message(), admitted, request, response);
+                }
+            }
         }
     }
 
@@ -221,14 +235,14 @@ public final class McpServlet extends HttpServlet implements McpStatelessServerT
         error(response, refused.status(), refused.reply());
     }
 
-    private void dispatch(McpSchema.JSONRPCMessage message, String principal, boolean acceptsEvents,
+    private void dispatch(McpSchema.JSONRPCMessage message, RequestCheck.Admitted caller,
             HttpServletRequest request, HttpServletResponse response) throws IOException {
         switch (message) {
             case McpSchema.JSONRPCNotification notification -> {
                 if (CANCELLED.equals(notification.method())) {
-                    cancel(principal, notification.params());
+                    cancel(caller.principal(), notification.params());
                 } else {
-                    handler.handleNotification(context(principal, (method, params) -> { }), notification).block();
+                    handler.handleNotification(context(caller, (method, params) -> { }), notification).block();
                 }
                 response.setStatus(HttpServletResponse.SC_ACCEPTED);
             }
@@ -236,10 +250,10 @@ public final class McpServlet extends HttpServlet implements McpStatelessServerT
                 // This server sends no requests, so a response answers nothing.
                 response.setStatus(HttpServletResponse.SC_ACCEPTED);
             case McpSchema.JSONRPCRequest call when McpSchema.METHOD_TOOLS_CALL.equals(call.method()) ->
-                startCall(call, principal, acceptsEvents, request, response);
+                startCall(call, caller, request, response);
             case McpSchema.JSONRPCRequest other -> {
                 // initialize, tools/list, ping: quick, answered on this thread.
-                McpSchema.JSONRPCResponse answer = handler.handleRequest(context(principal, (method, params) -> { }), other)
+                McpSchema.JSONRPCResponse answer = handler.handleRequest(context(caller, (method, params) -> { }), other)
                         .block();
                 byte[] bytes = json.writeValueAsBytes(answer);
                 response.setStatus(HttpServletResponse.SC_OK);
@@ -252,15 +266,16 @@ public final class McpServlet extends HttpServlet implements McpStatelessServerT
         }
     }
 
-    private void startCall(McpSchema.JSONRPCRequest call, String principal, boolean acceptsEvents,
+    private void startCall(McpSchema.JSONRPCRequest call, RequestCheck.Admitted caller,
             HttpServletRequest request, HttpServletResponse response) throws IOException {
+        boolean acceptsEvents = caller.acceptsEvents();
         if (!slots.tryAcquire()) {
             response.setHeader("Retry-After", "1");
             error(response, 503, ErrorReply.of(call.id(), ErrorReply.INTERNAL_ERROR, "Server busy: "
                     + settings.maxInFlight() + " calls in flight (setting http.max-in-flight); retry", null));
             return;
         }
-        String key = principal + "\u0000" + idKey(call.id());
+        String key = caller.principal().key() + "\u0000" + idKey(call.id());
         open.incrementAndGet();
         AsyncContext async = request.startAsync();
         async.setTimeout(0);
@@ -268,17 +283,20 @@ public final class McpServlet extends HttpServlet implements McpStatelessServerT
         if (!retryable(call)) {
             answer.start();
         }
-        McpTransportContext context = context(principal, (method, params) -> notify(answer, method, params),
+        McpTransportContext context = context(caller, (method, params) -> notify(answer, method, params),
                 answer::start);
         Running self = new Running(answer);
         // A duplicate id replaces the older entry: cancellation then reaches the newest call.
         running.put(key, self);
         calls.execute(() -> {
+            // The principal is in every log line written on the call's thread (logback.xml).
+            MDC.put(PRINCIPAL_MDC, caller.principal().name());
             try {
                 if (self.begin()) {
                     run(call, context, answer);
                 }
             } finally {
+                MDC.remove(PRINCIPAL_MDC);
                 self.end();
                 running.remove(key, self);
                 slots.release();
@@ -369,9 +387,9 @@ public final class McpServlet extends HttpServlet implements McpStatelessServerT
         }
     }
 
-    private void cancel(String principal, Object params) {
+    private void cancel(Principal principal, Object params) {
         Object requestId = params instanceof Map<?, ?> map ? map.get("requestId") : null;
-        Running call = requestId == null ? null : running.get(principal + "\u0000" + idKey(requestId));
+        Running call = requestId == null ? null : running.get(principal.key() + "\u0000" + idKey(requestId));
         if (call != null) {
             stop(call, "cancelled by the client");
         }
@@ -384,14 +402,14 @@ public final class McpServlet extends HttpServlet implements McpStatelessServerT
         }
     }
 
-    private McpTransportContext context(String principal, BiConsumer<String, Object> notifications) {
-        return context(principal, notifications, () -> { });
+    private McpTransportContext context(RequestCheck.Admitted caller, BiConsumer<String, Object> notifications) {
+        return context(caller, notifications, () -> { });
     }
 
-    private McpTransportContext context(String principal, BiConsumer<String, Object> notifications,
+    private McpTransportContext context(RequestCheck.Admitted caller, BiConsumer<String, Object> notifications,
             Runnable unrepeatable) {
         return McpTransportContext.create(Map.of(HttpCaller.CONTEXT_KEY,
-                new HttpCaller(principal, notifications, unrepeatable)));
+                new HttpCaller(caller.principal(), caller.scopes(), notifications, unrepeatable)));
     }
 
     /**

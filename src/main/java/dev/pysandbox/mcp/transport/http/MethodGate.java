@@ -15,7 +15,8 @@ import dev.pysandbox.mcp.transport.ErrorReply;
 
 /**
  * The methods each path takes, checked before any servlet: POST at the MCP endpoint, GET and HEAD at the
- * probes and {@code /metrics}, nothing anywhere else. Everything else is refused here with a JSON-RPC error body: otherwise the
+ * probes and {@code /metrics}, GET, HEAD and OPTIONS (a browser's CORS preflight) at the OAuth protected resource
+ * metadata ({@link ProtectedResource}) when it is served, nothing anywhere else. Everything else is refused here with a JSON-RPC error body: otherwise the
  * servlet defaults answer {@code TRACE} with 200 and the request echoed, on every path and before the Host and
  * Origin checks, and {@code OPTIONS} with 200 (issue 22).
  */
@@ -23,6 +24,7 @@ final class MethodGate extends Handler.Wrapper {
     /** The paths that are read: the probes, and the metrics ({@link HttpEndpoint#METRICS_PATH}). */
     private static final Set<String> PROBES = Set.of("/healthz", "/readyz", HttpEndpoint.METRICS_PATH);
     private static final Set<String> PROBE_METHODS = Set.of("GET", "HEAD");
+    private static final Set<String> METADATA_METHODS = Set.of("GET", "HEAD", "OPTIONS");
 
     /**
      * What the gate answers instead of the servlets.
@@ -33,14 +35,17 @@ final class MethodGate extends Handler.Wrapper {
     }
 
     private final String mcpPath;
+    private final Set<String> metadataPaths;
     private final Function<ErrorReply, byte[]> body;
 
     /**
-     * @param mcpPath the MCP endpoint ({@code http.path})
-     * @param body    the bytes of a JSON-RPC error reply, as the endpoint writes them
+     * @param mcpPath       the MCP endpoint ({@code http.path})
+     * @param metadataPaths where the protected resource metadata is served; none without OAuth
+     * @param body          the bytes of a JSON-RPC error reply, as the endpoint writes them
      */
-    MethodGate(String mcpPath, Function<ErrorReply, byte[]> body) {
+    MethodGate(String mcpPath, Set<String> metadataPaths, Function<ErrorReply, byte[]> body) {
         this.mcpPath = mcpPath;
+        this.metadataPaths = Set.copyOf(metadataPaths);
         this.body = body;
     }
 
@@ -48,7 +53,7 @@ final class MethodGate extends Handler.Wrapper {
      * The rule, by the request's method (case-sensitive, as HTTP says) and its path within the server; empty
      * for a request the servlets serve.
      */
-    static Optional<Refusal> refusal(String mcpPath, String method, String path) {
+    static Optional<Refusal> refusal(String mcpPath, Set<String> metadataPaths, String method, String path) {
         if (path.equals(mcpPath)) {
             // Stateless: no server-initiated stream to open with GET (the spec allows 405), no session to DELETE.
             return method.equals("POST") ? Optional.empty()
@@ -58,12 +63,17 @@ final class MethodGate extends Handler.Wrapper {
             return PROBE_METHODS.contains(method) ? Optional.empty()
                     : Optional.of(new Refusal(405, "GET, HEAD", "Method Not Allowed: " + path + " takes GET and HEAD only"));
         }
+        if (metadataPaths.contains(path)) {
+            return METADATA_METHODS.contains(method) ? Optional.empty()
+                    : Optional.of(new Refusal(405, "GET, HEAD, OPTIONS", "Method Not Allowed: " + path
+                            + " takes GET, HEAD and OPTIONS only"));
+        }
         return Optional.of(new Refusal(404, null, "Not Found: the MCP endpoint is " + mcpPath));
     }
 
     @Override
     public boolean handle(Request request, Response response, Callback callback) throws Exception {
-        Optional<Refusal> refused = refusal(mcpPath, request.getMethod(), Request.getPathInContext(request));
+        Optional<Refusal> refused = refusal(mcpPath, metadataPaths, request.getMethod(), Request.getPathInContext(request));
         if (refused.isEmpty()) {
             return super.handle(request, response, callback);
         }

@@ -3,6 +3,7 @@ package dev.pysandbox.mcp.transport.http;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -10,13 +11,17 @@ import org.slf4j.LoggerFactory;
 import io.modelcontextprotocol.spec.McpSchema;
 import io.modelcontextprotocol.spec.ProtocolVersions;
 
+import dev.pysandbox.auth.Authenticator;
+import dev.pysandbox.auth.Principal;
+import dev.pysandbox.auth.Scope;
 import dev.pysandbox.mcp.transport.ErrorReply;
 import dev.pysandbox.mcp.transport.LineDecoder;
 
 /**
  * The checks a POST to the MCP endpoint passes before it is handled, in the order they run: Host and Origin
- * ({@link OriginCheck}), the bearer token, {@code MCP-Protocol-Version}, {@code Content-Type},
- * {@code Accept}, the body's size, and the body as one JSON-RPC message. On header values and the body's
+ * ({@link OriginCheck}), the bearer token ({@link Authenticator}), {@code MCP-Protocol-Version},
+ * {@code Content-Type}, {@code Accept}, the body's size, the body as one JSON-RPC message, and the scope the
+ * message needs ({@link #scopes}). On header values and the body's
  * text, with no servlet types, so that a table of requests can test them; {@link McpServlet} only carries
  * the verdict out. A refusal says what is wrong and never echoes more than a short, printable part of what
  * the client sent.
@@ -47,11 +52,15 @@ final class RequestCheck {
     }
 
     /**
-     * Headers that pass: who is calling, and whether the answer may be an event stream.
+     * Headers that pass: who is calling, what its token lets it do, and whether the answer may be an event stream.
      *
-     * @param principal the token's principal, or {@link HttpCaller#ANONYMOUS} with {@code http.auth=none}
+     * @param principal the token's principal, or {@link Principal#ANONYMOUS} with {@code http.auth=none}
+     * @param scopes    what the token allows; every scope unless OAuth says otherwise
      */
-    record Admitted(String principal, boolean acceptsEvents) implements HeadVerdict {
+    record Admitted(Principal principal, Set<Scope> scopes, boolean acceptsEvents) implements HeadVerdict {
+        Admitted {
+            scopes = Set.copyOf(scopes);
+        }
     }
 
     /** A body that is one JSON-RPC message. */
@@ -73,17 +82,21 @@ final class RequestCheck {
     }
 
     private final OriginCheck origins;
-    private final BearerTokens tokens;
+    private final Authenticator authenticator;
+    private final BearerChallenge challenge;
     private final LineDecoder decoder;
     private final int maxBodyBytes;
 
     /**
-     * @param tokens       null for {@code http.auth=none}
-     * @param maxBodyBytes {@code http.max-request-bytes}
+     * @param authenticator who presents the token: {@link Authenticator#ANYONE} for {@code http.auth=none}
+     * @param challenge     what a refusal's {@code WWW-Authenticate} says
+     * @param maxBodyBytes  {@code http.max-request-bytes}
      */
-    RequestCheck(OriginCheck origins, BearerTokens tokens, LineDecoder decoder, int maxBodyBytes) {
+    RequestCheck(OriginCheck origins, Authenticator authenticator, BearerChallenge challenge, LineDecoder decoder,
+            int maxBodyBytes) {
         this.origins = origins;
-        this.tokens = tokens;
+        this.authenticator = authenticator;
+        this.challenge = challenge;
         this.decoder = decoder;
         this.maxBodyBytes = maxBodyBytes;
     }
@@ -100,21 +113,14 @@ final class RequestCheck {
             return Refused.of(refused, refused == 421 ? "Misdirected Request: Host not allowed"
                     : "Forbidden: Origin not allowed");
         }
-        Optional<String> principal = Optional.of(HttpCaller.ANONYMOUS);
-        if (tokens != null) {
-            String header = head.authorization();
-            String token = header != null && header.regionMatches(true, 0, "Bearer ", 0, 7)
-                    ? header.substring(7).strip() : null;
-            principal = token == null || token.isEmpty() ? Optional.empty() : tokens.principalFor(token);
-            if (principal.isEmpty()) {
-                // The token itself is never logged: only that one was refused, and from where.
-                log.info("refused a request from {}: {}", head.remoteAddress(), token == null ? "no bearer token"
-                        : "unknown token");
-                return new Refused(401, ErrorReply.of(null, ErrorReply.INVALID_REQUEST, token == null
-                        ? "Unauthorized: send Authorization: Bearer <token>" : "Unauthorized: unknown token", null),
-                        Map.of("WWW-Authenticate", token == null ? "Bearer realm=\"python-sandbox-mcp\""
-                                : "Bearer realm=\"python-sandbox-mcp\", error=\"invalid_token\""));
+        Authenticator.Authenticated caller;
+        switch (authenticator.check(head.authorization())) {
+            case Authenticator.Refused denied -> {
+                // The token itself is never logged: only that one was refused, why, and from where.
+                log.info("refused a request from {}: {}", head.remoteAddress(), denied.reason());
+                return unauthorized(denied);
             }
+            case Authenticator.Authenticated authenticated -> caller = authenticated;
         }
         String version = head.protocolVersion();
         if (version != null && !PROTOCOL_VERSIONS.contains(version.strip())) {
@@ -133,7 +139,39 @@ final class RequestCheck {
         if (head.contentLength() > maxBodyBytes) {
             return tooLarge();
         }
-        return new Admitted(principal.get(), acceptsEvents);
+        return new Admitted(caller.principal(), caller.scopes(), acceptsEvents);
+    }
+
+    /** A request whose token was refused: 401 with the challenge, or 503 while the issuer's keys cannot be read. */
+    private Refused unauthorized(Authenticator.Refused refused) {
+        return switch (refused.failure()) {
+            case NO_TOKEN -> new Refused(401, ErrorReply.of(null, ErrorReply.INVALID_REQUEST,
+                    "Unauthorized: send Authorization: Bearer <token>", null),
+                    Map.of("WWW-Authenticate", challenge.unauthorized(null, null)));
+            case INVALID_TOKEN -> new Refused(401, ErrorReply.of(null, ErrorReply.INVALID_REQUEST,
+                    challenge.resource() == null ? "Unauthorized: unknown token"
+                            : "Unauthorized: invalid token: " + refused.reason(), null),
+                    Map.of("WWW-Authenticate", challenge.unauthorized("invalid_token", refused.reason())));
+            case KEYS_UNAVAILABLE -> new Refused(503, ErrorReply.of(null, ErrorReply.INTERNAL_ERROR,
+                    "Service Unavailable: " + refused.reason() + "; retry", null), Map.of("Retry-After", "10"));
+        };
+    }
+
+    /**
+     * The scope a message needs that the caller's token lacks, as a 403 {@code insufficient_scope}: every
+     * {@code tools/call} of our tools needs {@link Scope#EXECUTE}. Discovery ({@code initialize},
+     * {@code tools/list}, {@code ping}) needs only a valid token, so that a client can see what it could ask for.
+     */
+    Optional<Refused> scopes(McpSchema.JSONRPCMessage message, Admitted caller) {
+        if (message instanceof McpSchema.JSONRPCRequest request && McpSchema.METHOD_TOOLS_CALL.equals(request.method())
+                && !caller.scopes().contains(Scope.EXECUTE)) {
+            log.info("refused tools/call {} of {}: no scope {}", request.id(), caller.principal(),
+                    Scope.EXECUTE.wireName());
+            return Optional.of(new Refused(403, ErrorReply.of(request.id(), ErrorReply.INVALID_REQUEST,
+                    "Forbidden: calling a tool needs the scope " + Scope.EXECUTE.wireName(), null),
+                    Map.of("WWW-Authenticate", challenge.insufficientScope(Set.of(Scope.EXECUTE)))));
+        }
+        return Optional.empty();
     }
 
     /** A body past {@link #maxBodyBytes()}: the rest is not read, so the connection cannot be used again. */

@@ -5,10 +5,13 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
+import java.net.URI;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
 
 import org.junit.jupiter.api.Test;
 
@@ -16,6 +19,10 @@ import io.modelcontextprotocol.json.McpJsonDefaults;
 import io.modelcontextprotocol.spec.McpSchema;
 import io.modelcontextprotocol.spec.ProtocolVersions;
 
+import dev.pysandbox.auth.Authenticator;
+import dev.pysandbox.auth.BearerTokens;
+import dev.pysandbox.auth.Principal;
+import dev.pysandbox.auth.Scope;
 import dev.pysandbox.mcp.transport.ErrorReply;
 import dev.pysandbox.mcp.transport.LineDecoder;
 import dev.pysandbox.mcp.transport.http.RequestCheck.Admitted;
@@ -41,9 +48,13 @@ class RequestCheckTest {
         }
     }
 
-    private static RequestCheck check(BearerTokens tokens) {
+    private static RequestCheck check(Authenticator authenticator) {
+        return check(authenticator, BearerChallenge.REALM);
+    }
+
+    private static RequestCheck check(Authenticator authenticator, BearerChallenge challenge) {
         return new RequestCheck(new OriginCheck(List.of("localhost:*", "127.0.0.1:*"), List.of("http://localhost:*")),
-                tokens, new LineDecoder(McpJsonDefaults.getMapper()), MAX_BODY);
+                authenticator, challenge, new LineDecoder(McpJsonDefaults.getMapper()), MAX_BODY);
     }
 
     /** A good request's headers, with some replaced ({@code name, value} pairs; a null value leaves one out). */
@@ -72,8 +83,8 @@ class RequestCheckTest {
     private record Hostile(String label, Head head, int status, String message, Map<String, String> headers) {
     }
 
-    private static final Admitted ALICE_EVENTS = new Admitted("alice", true);
-    private static final Admitted ALICE_JSON = new Admitted("alice", false);
+    private static final Admitted ALICE_EVENTS = new Admitted(Principal.named("alice"), Scope.all(), true);
+    private static final Admitted ALICE_JSON = new Admitted(Principal.named("alice"), Scope.all(), false);
 
     private static final List<Good> GOOD = List.of(
             new Good("every header as a client sends it", head(), ALICE_EVENTS),
@@ -159,11 +170,65 @@ class RequestCheckTest {
 
     @Test
     void withoutTokensEveryCallerIsAnonymousButTheOtherChecksStillRun() {
-        RequestCheck open = check(null);
-        assertEquals(new Admitted(HttpCaller.ANONYMOUS, true), open.head(head("Authorization", null)));
-        assertEquals(new Admitted(HttpCaller.ANONYMOUS, true), open.head(head("Authorization", "Bearer anything")));
+        RequestCheck open = check(Authenticator.ANYONE);
+        Admitted anonymous = new Admitted(Principal.ANONYMOUS, Scope.all(), true);
+        assertEquals(anonymous, open.head(head("Authorization", null)));
+        assertEquals(anonymous, open.head(head("Authorization", "Bearer anything")));
         assertEquals(421, ((Refused) open.head(head("Host", "evil.example.com"))).status());
         assertEquals(415, ((Refused) open.head(head("Content-Type", "text/plain"))).status());
+    }
+
+    /** An OAuth resource server's challenges: the metadata's address and the scopes, the reason in the 401. */
+    @Test
+    void asAnOAuthResourceServerA401PointsAtTheMetadataAndSaysWhy() {
+        BearerChallenge oauth = new BearerChallenge(new ProtectedResource(URI.create("https://sandbox.example.com/mcp"),
+                URI.create("https://idp.example.com/realms/agents")));
+        String metadata = "Bearer resource_metadata=\"https://sandbox.example.com/.well-known/oauth-protected-resource/mcp\","
+                + " scope=\"sandbox:execute sandbox:tools\"";
+        Authenticator expired = authorization -> authorization == null
+                ? new Authenticator.Refused(Authenticator.Failure.NO_TOKEN, "no bearer token")
+                : new Authenticator.Refused(Authenticator.Failure.INVALID_TOKEN, "Expired JWT \"quoted\"");
+        Refused none = (Refused) check(expired, oauth).head(head("Authorization", null));
+        assertEquals(401, none.status());
+        assertEquals(Map.of("WWW-Authenticate", metadata), none.headers());
+        Refused invalid = (Refused) check(expired, oauth).head(head());
+        assertEquals(401, invalid.status());
+        assertEquals(Map.of("WWW-Authenticate", metadata + ", error=\"invalid_token\","
+                + " error_description=\"Expired JWT 'quoted'\""), invalid.headers());
+        assertTrue(invalid.reply().error().message().contains("Expired JWT"), invalid.reply().error().message());
+    }
+
+    @Test
+    void whileTheIssuersKeysCannotBeReadRequestsGet503AndRetryAfter() {
+        Refused refused = (Refused) check(authorization -> new Authenticator.Refused(
+                Authenticator.Failure.KEYS_UNAVAILABLE, "the authorization server's keys could not be read")).head(head());
+        assertEquals(503, refused.status());
+        assertEquals(Map.of("Retry-After", "10"), refused.headers());
+    }
+
+    @Test
+    void aToolCallNeedsTheExecuteScopeAndDiscoveryNeedsNone() {
+        BearerChallenge oauth = new BearerChallenge(new ProtectedResource(URI.create("https://sandbox.example.com/mcp"),
+                URI.create("https://idp.example.com")));
+        RequestCheck check = check(authorization -> new Authenticator.Authenticated(
+                new Principal("https://idp.example.com", "bob"), Set.of(Scope.TOOLS)), oauth);
+        Admitted bob = (Admitted) check.head(head());
+        McpSchema.JSONRPCMessage call = ((Message) check.body(
+                "{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"tools/call\",\"params\":{\"name\":\"execute_code\"}}")).message();
+        Refused forbidden = check.scopes(call, bob).orElseThrow();
+        assertEquals(403, forbidden.status());
+        assertEquals(7, forbidden.reply().id());
+        assertEquals("Bearer resource_metadata=\"https://sandbox.example.com/.well-known/oauth-protected-resource/mcp\","
+                        + " scope=\"sandbox:execute\", error=\"insufficient_scope\","
+                        + " error_description=\"the token lacks the scope sandbox:execute\"",
+                forbidden.headers().get("WWW-Authenticate"));
+        for (String discovery : List.of("initialize", "tools/list", "ping")) {
+            McpSchema.JSONRPCMessage message = ((Message) check.body("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\""
+                    + discovery + "\"}")).message();
+            assertEquals(Optional.empty(), check.scopes(message, bob), discovery);
+        }
+        Admitted full = new Admitted(bob.principal(), Scope.all(), true);
+        assertEquals(Optional.empty(), check.scopes(call, full));
     }
 
     @Test
