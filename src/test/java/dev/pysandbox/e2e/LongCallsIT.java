@@ -98,8 +98,8 @@ class LongCallsIT {
     @Order(1)
     void theJitWorkerWarmsItselfAndRunsWholeAtNice19SoItTakesOnlyCoresNoCallWants() throws Exception {
         List<ProcessHandle> workers = SandboxServer.workersTagged(TAG);
-        // Each one's parent and command line: a third process was seen once on a clean clone, with no worker
-        // started or replaced in the server's log; this says what it was, if it is seen again.
+        // Each one's parent and command line, should another process pass for a worker (a worker's renice child
+        // once did, before workersTagged left a worker's children out).
         assertEquals(2, workers.size(), () -> workers.stream().map(p -> p.pid() + " (parent "
                 + p.parent().map(ProcessHandle::pid).orElse(-1L) + ", alive " + p.isAlive() + "): "
                 + SandboxServer.commandLine(p)).toList().toString() + "\nserver log:\n" + String.join("\n", server.log));

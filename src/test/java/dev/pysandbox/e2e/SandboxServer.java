@@ -216,7 +216,11 @@ final class SandboxServer implements AutoCloseable {
      * processes running WorkerMain.
      */
     static List<ProcessHandle> workersTagged(String tag) {
-        return javaTagged(tag).filter(p -> commandLine(p).contains("WorkerMain")).toList();
+        List<ProcessHandle> tagged = javaTagged(tag).filter(p -> commandLine(p).contains("WorkerMain")).toList();
+        java.util.Set<Long> pids = tagged.stream().map(ProcessHandle::pid).collect(java.util.stream.Collectors.toSet());
+        // A worker's own child is no worker: renice, which a worker starts to lower its warm-up thread
+        // (BackgroundPriority), shows the worker's executable and command line until it execs (LongCallsIT saw one).
+        return tagged.stream().filter(p -> p.parent().map(parent -> !pids.contains(parent.pid())).orElse(true)).toList();
     }
 
     /**
