@@ -28,8 +28,11 @@ import dev.pysandbox.config.AuditSettings;
  * stdout, which carries the protocol.
  */
 public final class AuditLog implements AutoCloseable {
-    /** The logger the lines are written through; the server's own log never sees them. */
-    public static final String LOGGER = "dev.pysandbox.audit";
+    /**
+     * The logger the lines are written through; the server's own log never sees them. Outside the package's logger
+     * names, so that this class's own messages (an entry that could not be written) go to the server's log.
+     */
+    public static final String LOGGER = "pysandbox-audit";
 
     private final Logger logger;
     private final OutputStreamAppender<ILoggingEvent> appender;

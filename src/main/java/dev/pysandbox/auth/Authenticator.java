@@ -32,6 +32,11 @@ public interface Authenticator {
      * @param reason why, for the log and the client; never the token or a claim's value
      */
     record Refused(Failure failure, String reason) implements Verdict {
+        /** A reason is written to the log and to a header: printable ASCII only, and short. */
+        public Refused {
+            String cut = reason.length() > 200 ? reason.substring(0, 200) + "..." : reason;
+            reason = cut.replaceAll("[^\\x20-\\x7e]", "?");
+        }
     }
 
     /** Why a request is refused; each kind has its status and its {@code WWW-Authenticate} error. */

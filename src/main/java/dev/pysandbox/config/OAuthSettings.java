@@ -19,4 +19,17 @@ import java.time.Duration;
  */
 public record OAuthSettings(URI issuer, String audience, Duration clockSkew, int maxTokenBytes,
         Duration keysRefreshEvery) {
+    /**
+     * Whether keys or metadata may be read from {@code url}: over https, or over plain http from this machine
+     * only (a test's authorization server). Over the network, plain http would let anyone on the path swap in
+     * keys of their own and sign tokens that pass every check.
+     */
+    public static boolean trustedTransport(URI url) {
+        String host = url.getHost();
+        if ("https".equals(url.getScheme())) {
+            return host != null;
+        }
+        return "http".equals(url.getScheme()) && host != null
+                && (host.equals("localhost") || host.startsWith("127.") || host.equals("[::1]") || host.equals("::1"));
+    }
 }

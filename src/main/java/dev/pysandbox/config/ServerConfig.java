@@ -235,7 +235,8 @@ public record ServerConfig(
         }
         return new AuditSettings(true, destination.equals("stderr") ? null : path(destination, null),
                 bool(s, "audit.include-code"), integer(s, "audit.max-file-bytes", 1024, Integer.MAX_VALUE),
-                integer(s, "audit.max-files", 1, 1_000));
+                // Logback's fixed window keeps at most 20 rotated files.
+                integer(s, "audit.max-files", 1, 20));
     }
 
     private static OAuthSettings oauth(Settings s) throws ConfigException {
@@ -252,11 +253,16 @@ public record ServerConfig(
                     + " exactly as its tokens' iss claim says it (e.g. https://keycloak.example.com/realms/agents), not '"
                     + issuer + "'");
         }
+        if (!OAuthSettings.trustedTransport(url)) {
+            throw new ConfigException("http.oauth.issuer must be an https URL (plain http only on this machine, for"
+                    + " tests): its keys read over plain http could be swapped by anyone on the path, not '" + issuer + "'");
+        }
         String audience = s.get("http.oauth.audience");
         return new OAuthSettings(url, audience.isBlank() ? null : audience,
                 Duration.ofSeconds(integer(s, "http.oauth.clock-skew-seconds", 0, 600)),
                 integer(s, "http.oauth.max-token-bytes", 512, 1024 * 1024),
-                Duration.ofSeconds(integer(s, "http.oauth.jwks-refresh-seconds", 1, 86_400)));
+                // Below the 15 minutes fetched keys are kept: Nimbus refuses a refresh interval that is not.
+                Duration.ofSeconds(integer(s, "http.oauth.jwks-refresh-seconds", 1, 600)));
     }
 
     /** The folder run_python's scriptPath and workingDirectory must stay under; null if the operator set none. */

@@ -75,6 +75,24 @@ class HttpSettingsTest {
         assertEquals(16_384, http.oauth().maxTokenBytes());
     }
 
+    /** Attack: keys read over plain http across a network can be swapped by anyone on the path. */
+    @Test
+    void anIssuerOverPlainHttpIsRefusedUnlessItIsThisMachine() throws ConfigException {
+        ConfigException e = assertThrows(ConfigException.class, () -> config("transport", "http", "http.auth", "oauth",
+                "http.oauth.issuer", "http://idp.example.com/realms/agents"));
+        assertTrue(e.getMessage().contains("https"), e.getMessage());
+        assertEquals("http://localhost:8081/sandbox", config("transport", "http", "http.auth", "oauth",
+                "http.oauth.issuer", "http://localhost:8081/sandbox").http().oauth().issuer().toString());
+    }
+
+    /** Nimbus refuses a key-refresh interval that is not below the 15 minutes it keeps keys. */
+    @Test
+    void theKeyRefreshIntervalStaysBelowTheKeysLifetime() {
+        assertThrows(ConfigException.class, () -> config("http.auth", "oauth", "http.oauth.issuer",
+                "https://idp.example.com", "http.oauth.jwks-refresh-seconds", "900"));
+        assertThrows(ConfigException.class, () -> config("audit.log", "stderr", "audit.max-files", "21"));
+    }
+
     @Test
     void aPublicUrlIsAnHttpUrlWithoutQuery() {
         for (String url : new String[] {"sandbox.example.com/mcp", "https://sandbox.example.com/mcp?x=1", "mailto:a@b"}) {

@@ -207,6 +207,22 @@ class OAuthIT {
                 .encodeToString(WireCodec.encode(payload).getBytes(StandardCharsets.UTF_8)) + "." + parts[2]);
         attacks.put("a 1 MB token", "e" + "A".repeat(1_000_000));
 
+        // Which rule refused each, as error_description says: so that no case passes for a reason it was not meant
+        // to test. Another issuer of the same server signs with a key of its own, so its token fails at the key
+        // (JwtAccessTokensTest refuses a look-alike iss signed with the right key).
+        Map<String, List<String>> because = new LinkedHashMap<>();
+        because.put("expired", List.of("Expired JWT"));
+        because.put("not yet valid", List.of("JWT before use time"));
+        because.put("wrong audience", List.of("JWT aud claim rejected"));
+        because.put("wrong issuer", List.of("no matching key", "key set does not hold"));
+        because.put("a token for another resource", List.of("JWT aud claim rejected"));
+        because.put("alg none", List.of("unsigned token (alg none)"));
+        because.put("HS256 signed with the issuer's public key", List.of("Another algorithm expected"));
+        because.put("unknown kid", List.of("no matching key", "key set does not hold"));
+        because.put("tampered payload", List.of("Invalid signature"));
+        because.put("a 1 MB token", List.of("http.oauth.max-token-bytes"));
+        assertEquals(because.keySet(), attacks.keySet());
+
         McpSyncClient valid = client(real);
         String before = metrics(real);
         int i = 0;
@@ -216,14 +232,20 @@ class OAuthIT {
             String challenge = response.headers().firstValue("WWW-Authenticate").orElse("");
             assertTrue(challenge.contains("error=\"invalid_token\"") && challenge.contains("resource_metadata="),
                     attack.getKey() + ": " + challenge);
+            assertTrue(because.get(attack.getKey()).stream().anyMatch(challenge::contains),
+                    attack.getKey() + " refused for another reason: " + challenge);
         }
         String after = metrics(real);
         assertEquals(sum(before, "pysandbox_tool_calls_seconds_count"), sum(after, "pysandbox_tool_calls_seconds_count"),
                 "no call ran");
         assertEquals(0.0, sum(after, "pysandbox_sessions_open"), "no session was opened");
-        for (String line : server.log) {
-            assertFalse(line.contains(parts[2]) || line.contains("A".repeat(100)), "a token in the log: " + line);
+        for (Map.Entry<String, String> attack : attacks.entrySet()) {
+            String token = attack.getValue();
+            // The end of each token (its signature, or the 1 MB token's filler) must be in no log line.
+            String tail = token.substring(token.length() - Math.min(24, token.length() / 2));
+            assertTrue(server.log.stream().noneMatch(line -> line.contains(tail)), attack.getKey() + ": a token in the log");
         }
+        assertTrue(server.log.stream().noneMatch(line -> line.contains(parts[2])), "the real token in the log");
         // The server is whole: a valid token still runs code, and the sessions the attacks named do not exist.
         assertEquals("None\n", execute(valid, python("print(globals().get('planted'))", "attack-0")).get("stdout"));
     }
@@ -250,7 +272,8 @@ class OAuthIT {
         assertTrue(list.body().contains("execute_code"), list.body());
         HttpResponse<String> call = callWith("Bearer " + toolsOnly, "scoped");
         assertEquals(403, call.statusCode(), call.body());
-        assertEquals("Bearer resource_metadata=\"" + server.url(METADATA_PATH) + "\", scope=\"sandbox:execute\","
+        // The scope asked for again is the one lacking and the one held, so that signing in again loses none.
+        assertEquals("Bearer resource_metadata=\"" + server.url(METADATA_PATH) + "\", scope=\"sandbox:execute sandbox:tools\","
                         + " error=\"insufficient_scope\", error_description=\"the token lacks the scope sandbox:execute\"",
                 call.headers().firstValue("WWW-Authenticate").orElse(null));
         assertTrue(call.body().contains("needs the scope sandbox:execute"), call.body());

@@ -2,6 +2,7 @@ package dev.pysandbox.auth.oauth;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.UncheckedIOException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -10,8 +11,14 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 import io.modelcontextprotocol.json.McpJsonMapper;
+
+import dev.pysandbox.config.OAuthSettings;
 
 /**
  * An authorization server's metadata, found from its issuer URL as RFC 8414 and OpenID Connect Discovery say,
@@ -57,29 +64,33 @@ public final class AuthorizationServer {
     public static Discovery discover(URI issuer, HttpClient http, McpJsonMapper json) {
         List<String> tried = new ArrayList<>();
         for (URI address : metadataAddresses(issuer)) {
+            // One deadline for the whole exchange, body included: a server that stalls mid-body is given up on.
+            CompletableFuture<Fetched> exchange = http.sendAsync(HttpRequest.newBuilder(address).timeout(TIMEOUT)
+                            .header("Accept", "application/json").GET().build(), HttpResponse.BodyHandlers.ofInputStream())
+                    .thenApply(AuthorizationServer::fetched);
             try {
-                HttpResponse<InputStream> response = http.send(HttpRequest.newBuilder(address).timeout(TIMEOUT)
-                        .header("Accept", "application/json").GET().build(), HttpResponse.BodyHandlers.ofInputStream());
-                byte[] body;
-                try (InputStream in = response.body()) {
-                    body = in.readNBytes(MAX_DOCUMENT_BYTES + 1);
-                }
-                if (response.statusCode() != 200) {
-                    tried.add(address + ": HTTP " + response.statusCode());
+                Fetched fetched = exchange.get(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+                if (fetched.status() != 200) {
+                    tried.add(address + ": HTTP " + fetched.status());
                     continue;
                 }
-                if (body.length > MAX_DOCUMENT_BYTES) {
+                if (fetched.body().length > MAX_DOCUMENT_BYTES) {
                     tried.add(address + ": more than " + MAX_DOCUMENT_BYTES + " bytes");
                     continue;
                 }
-                Discovery found = read(issuer, json.readValue(body, Map.class));
+                Discovery found = read(issuer, json.readValue(fetched.body(), Map.class));
                 if (found instanceof Found) {
                     return found;
                 }
                 tried.add(address + ": " + ((NotFound) found).reason());
-            } catch (IOException e) {
-                tried.add(address + ": " + e.getClass().getSimpleName() + " " + e.getMessage());
+            } catch (IOException | ExecutionException e) {
+                Throwable cause = e instanceof ExecutionException && e.getCause() != null ? e.getCause() : e;
+                tried.add(address + ": " + cause.getClass().getSimpleName() + " " + cause.getMessage());
+            } catch (TimeoutException e) {
+                exchange.cancel(true);
+                tried.add(address + ": no answer within " + TIMEOUT.toSeconds() + " s");
             } catch (InterruptedException e) {
+                exchange.cancel(true);
                 Thread.currentThread().interrupt();
                 return new NotFound("interrupted");
             }
@@ -87,18 +98,35 @@ public final class AuthorizationServer {
         return new NotFound("no metadata for issuer " + issuer + " (" + String.join("; ", tried) + ")");
     }
 
-    /** The metadata a document gives, if it is the issuer's and names its keys. */
+    /** An answer: its status and at most one byte more of its body than a document may have. */
+    private record Fetched(int status, byte[] body) {
+    }
+
+    private static Fetched fetched(HttpResponse<InputStream> response) {
+        try (InputStream in = response.body()) {
+            return new Fetched(response.statusCode(), in.readNBytes(MAX_DOCUMENT_BYTES + 1));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /**
+     * The metadata a document gives, if it is the issuer's and names keys read over a transport that keeps them
+     * ours ({@link OAuthSettings#trustedTransport}).
+     */
     static Discovery read(URI issuer, Map<?, ?> document) {
         if (!(document.get("issuer") instanceof String named) || !named.equals(issuer.toString())) {
-            return new NotFound("its issuer is " + document.get("issuer") + ", not " + issuer);
+            String shown = String.valueOf(document.get("issuer"));
+            return new NotFound("its issuer is " + (shown.length() > 100 ? shown.substring(0, 100) + "..." : shown)
+                    + ", not " + issuer);
         }
         if (!(document.get("jwks_uri") instanceof String jwks)) {
             return new NotFound("it names no jwks_uri");
         }
         try {
             URI keys = new URI(jwks);
-            if (!("https".equals(keys.getScheme()) || "http".equals(keys.getScheme())) || keys.getHost() == null) {
-                return new NotFound("its jwks_uri is not an http(s) URL");
+            if (!OAuthSettings.trustedTransport(keys)) {
+                return new NotFound("its jwks_uri is not an https URL (plain http is taken from this machine only)");
             }
             return new Found(issuer, keys);
         } catch (java.net.URISyntaxException e) {

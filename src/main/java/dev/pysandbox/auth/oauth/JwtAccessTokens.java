@@ -8,6 +8,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -50,8 +51,9 @@ import dev.pysandbox.config.OAuthSettings;
  * ids cannot make the server hammer the authorization server.</li>
  * </ul>
  * The principal is {@code iss} and {@code sub}; the scopes are ours among {@code scope} (RFC 9068, space-separated)
- * and {@code scp} (a list, as Okta and Entra ID write them). The issuer's metadata is read at the first request
- * (or {@link #prepare}); while it cannot be, requests get 503, and it is tried again at most every 10 seconds.
+ * and {@code scp} (a list, as Okta and Entra ID write them). The issuer's metadata is read at start
+ * ({@link #prepare}); while it cannot be, requests get 503 at once, and a request starts another attempt in the
+ * background at most every 10 seconds.
  */
 public final class JwtAccessTokens implements Authenticator {
     private static final Logger log = LoggerFactory.getLogger(JwtAccessTokens.class);
@@ -73,8 +75,9 @@ public final class JwtAccessTokens implements Authenticator {
     private final HttpClient http;
     private final McpJsonMapper json;
     private volatile JWTProcessor<SecurityContext> processor;
-    private long nextDiscovery;
-    private String discoveryFailure = "the authorization server's metadata has not been read yet";
+    private volatile long nextDiscovery = System.nanoTime();
+    /** Whether a discovery runs now: at most one at a time, never on a request's thread. */
+    private final AtomicBoolean discovering = new AtomicBoolean();
 
     /**
      * @param audience what {@code aud} must contain: {@code http.oauth.audience}, else the server's public MCP URL
@@ -88,7 +91,10 @@ public final class JwtAccessTokens implements Authenticator {
 
     /** Reads the issuer's metadata now, so that a mistake shows in the log at start; false if it could not. */
     public boolean prepare() {
-        return processor() != null;
+        if (discovering.compareAndSet(false, true)) {
+            discover();
+        }
+        return processor != null;
     }
 
     @Override
@@ -114,10 +120,7 @@ public final class JwtAccessTokens implements Authenticator {
         } catch (ParseException e) {
             return new Refused(Failure.INVALID_TOKEN, "not a JWT");
         } catch (BadJOSEException e) {
-            // Nimbus's messages name the rule broken ("Expired JWT", "JWT aud claim rejected"), never a value;
-            // the one for alg none tells a programmer how to accept them, which a client must not read as advice.
-            return new Refused(Failure.INVALID_TOKEN, e.getMessage().startsWith("Unsecured")
-                    ? "unsigned token (alg none)" : e.getMessage());
+            return new Refused(Failure.INVALID_TOKEN, reason(e));
         } catch (RateLimitReachedException e) {
             return new Refused(Failure.INVALID_TOKEN, "signed with a key the issuer's key set does not hold"
                     + " (fetched again at most twice per " + settings.keysRefreshEvery().toSeconds() + " s)");
@@ -134,6 +137,23 @@ public final class JwtAccessTokens implements Authenticator {
         return new Authenticated(new Principal(claims.getIssuer(), subject), Scope.named(scopeNames(claims)));
     }
 
+    /**
+     * Why Nimbus refused a token, in words of our own where its message could carry what the token said: the
+     * one for a refused {@code typ} quotes the header's value, which a caller without any valid token chooses
+     * (a line break in it would forge log lines). The others name the rule broken ("Expired JWT", "JWT aud claim
+     * rejected"); {@link Authenticator.Refused} keeps any reason to printable ASCII besides.
+     */
+    static String reason(BadJOSEException e) {
+        String message = String.valueOf(e.getMessage());
+        if (message.startsWith("JOSE header typ")) {
+            return "token type (typ) not allowed: JWT or at+jwt";
+        }
+        if (message.startsWith("Unsecured")) {
+            return "unsigned token (alg none)";
+        }
+        return message;
+    }
+
     /** The scope names a token carries: {@code scope} (space-separated) and {@code scp} (a list or a string). */
     static List<String> scopeNames(JWTClaimsSet claims) {
         List<String> names = new ArrayList<>();
@@ -148,35 +168,48 @@ public final class JwtAccessTokens implements Authenticator {
         return names;
     }
 
-    private synchronized String discoveryFailure() {
-        return discoveryFailure;
+    private String discoveryFailure() {
+        return discovering.get() ? "the authorization server's metadata is being read"
+                : "the authorization server's metadata could not be read";
     }
 
-    /** The checker once the issuer's metadata is known; null while it cannot be read. */
+    /**
+     * The checker once the issuer's metadata is known; null while it is not. A request never waits for the
+     * authorization server: it starts a discovery in the background if none runs and the last failed more than
+     * {@link #RETRY_DISCOVERY} ago, and is answered 503 meanwhile.
+     */
     private JWTProcessor<SecurityContext> processor() {
         JWTProcessor<SecurityContext> ready = processor;
-        if (ready != null) {
-            return ready;
+        if (ready == null && System.nanoTime() - nextDiscovery >= 0 && discovering.compareAndSet(false, true)) {
+            Thread thread = new Thread(this::discover, "oauth-discovery");
+            thread.setDaemon(true);
+            thread.start();
         }
-        synchronized (this) {
-            if (processor != null || System.nanoTime() - nextDiscovery < 0) {
-                return processor;
-            }
+        return ready;
+    }
+
+    /** Reads the issuer's metadata and builds the checker; on failure, says why and when it is tried again. */
+    private void discover() {
+        try {
             switch (AuthorizationServer.discover(settings.issuer(), http, json)) {
                 case AuthorizationServer.Found found -> {
                     processor = processor(found.jwksUri());
                     log.info("OAuth: tokens of {} for audience {}; keys from {}", settings.issuer(), audience,
                             found.jwksUri());
                 }
-                case AuthorizationServer.NotFound notFound -> {
-                    nextDiscovery = System.nanoTime() + RETRY_DISCOVERY.toNanos();
-                    discoveryFailure = "the authorization server's metadata could not be read";
-                    log.warn("OAuth: {}; requests get 503 until it can be (tried again in {} s)", notFound.reason(),
-                            RETRY_DISCOVERY.toSeconds());
-                }
+                case AuthorizationServer.NotFound notFound -> failed(notFound.reason());
             }
-            return processor;
+        } catch (RuntimeException e) {
+            failed(e.toString());
+        } finally {
+            discovering.set(false);
         }
+    }
+
+    private void failed(String why) {
+        nextDiscovery = System.nanoTime() + RETRY_DISCOVERY.toNanos();
+        log.warn("OAuth: {}; requests get 503 until it can be read (tried again in {} s at the next request)", why,
+                RETRY_DISCOVERY.toSeconds());
     }
 
     private JWTProcessor<SecurityContext> processor(URI jwksUri) {

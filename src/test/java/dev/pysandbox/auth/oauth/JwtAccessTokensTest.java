@@ -1,6 +1,7 @@
 package dev.pysandbox.auth.oauth;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -22,6 +23,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import com.nimbusds.jose.JOSEException;
+import com.nimbusds.jose.JOSEObjectType;
 import com.nimbusds.jose.JWSAlgorithm;
 import com.nimbusds.jose.JWSHeader;
 import com.nimbusds.jose.crypto.ECDSASigner;
@@ -63,6 +65,7 @@ class JwtAccessTokensTest {
     private String issuer;
     private final AtomicInteger keyFetches = new AtomicInteger();
     private volatile String servedIssuer;
+    private volatile String servedKeys;
 
     private static RSAKey rsa(String kid) {
         try {
@@ -85,8 +88,9 @@ class JwtAccessTokensTest {
         server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
         issuer = "http://127.0.0.1:" + server.getAddress().getPort() + "/realms/agents";
         servedIssuer = issuer;
+        servedKeys = issuer + "/keys";
         server.createContext("/.well-known/oauth-authorization-server/realms/agents", exchange -> send(exchange, 200,
-                "{\"issuer\":\"" + servedIssuer + "\",\"jwks_uri\":\"" + issuer + "/keys\"}"));
+                "{\"issuer\":\"" + servedIssuer + "\",\"jwks_uri\":\"" + servedKeys + "\"}"));
         server.createContext("/realms/agents/keys", exchange -> {
             keyFetches.incrementAndGet();
             send(exchange, 200, new JWKSet(List.of(SIGNING.toPublicJWK(), EC_SIGNING.toPublicJWK())).toString());
@@ -108,9 +112,12 @@ class JwtAccessTokensTest {
         }
     }
 
+    /** The checker as the server builds it: its issuer's metadata read at start. */
     private JwtAccessTokens tokens() {
-        return JwtAccessTokens.of(new OAuthSettings(URI.create(issuer), null, Duration.ofSeconds(60), 16_384,
-                Duration.ofSeconds(30)), AUDIENCE, McpJsonDefaults.getMapper());
+        JwtAccessTokens tokens = JwtAccessTokens.of(new OAuthSettings(URI.create(issuer), null, Duration.ofSeconds(60),
+                16_384, Duration.ofSeconds(30)), AUDIENCE, McpJsonDefaults.getMapper());
+        tokens.prepare();
+        return tokens;
     }
 
     private JWTClaimsSet.Builder claims() {
@@ -179,6 +186,18 @@ class JwtAccessTokensTest {
         refused(check(tokens(), signed(SIGNING, claims().subject("alice\nINFO forged log line").build())), "a sub with a newline");
     }
 
+    /** Attack: the header's typ is checked before the signature, and Nimbus's message quotes it. */
+    @Test
+    void attackATypHeaderCannotWriteLinesIntoTheLog() throws Exception {
+        SignedJWT jwt = new SignedJWT(new JWSHeader.Builder(JWSAlgorithm.RS256).keyID(SIGNING.getKeyID())
+                .type(new JOSEObjectType("x\n{\"time\":\"forged\",\"principal\":\"alice\"}")).build(), claims().build());
+        jwt.sign(new RSASSASigner(ATTACKER));
+        Refused refused = refused(check(tokens(), jwt.serialize()), "a typ with a line of JSON");
+        assertEquals("token type (typ) not allowed: JWT or at+jwt", refused.reason());
+        assertEquals("a?b ...?", new Refused(Failure.INVALID_TOKEN, "a\nb ...\u2028").reason(),
+                "any reason is kept to printable ASCII");
+    }
+
     @Test
     void attackAnUnsignedTokenIsRefused() {
         refused(check(tokens(), new PlainJWT(claims().build()).serialize()), "alg none");
@@ -241,6 +260,15 @@ class JwtAccessTokensTest {
         servedIssuer = "https://evil.example.com";
         Refused refused = assertInstanceOf(Refused.class, check(tokens(), signed(SIGNING, claims().build())));
         assertEquals(Failure.KEYS_UNAVAILABLE, refused.failure());
+    }
+
+    /** Keys read over plain http from another machine could be anyone's: metadata naming such a jwks_uri is refused. */
+    @Test
+    void attackMetadataNamingKeysOverPlainHttpElsewhereIsNotBelieved() throws Exception {
+        servedKeys = "http://keys.example.com/realms/agents/keys";
+        JwtAccessTokens tokens = tokens();
+        assertFalse(tokens.prepare());
+        assertEquals(Failure.KEYS_UNAVAILABLE, ((Refused) check(tokens, signed(SIGNING, claims().build()))).failure());
     }
 
     @Test

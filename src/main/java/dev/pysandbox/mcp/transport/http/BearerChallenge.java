@@ -1,6 +1,7 @@
 package dev.pysandbox.mcp.transport.http;
 
 import java.util.ArrayList;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Set;
 
@@ -21,9 +22,16 @@ record BearerChallenge(ProtectedResource resource) {
         return header(Set.of(Scope.values()), error, description);
     }
 
-    /** A valid token without the scope the request needs: 403 {@code insufficient_scope}. */
-    String insufficientScope(Set<Scope> needed) {
-        return header(needed, "insufficient_scope", "the token lacks the scope " + Scope.wireNames(needed));
+    /**
+     * A valid token without the scope the request needs: 403 {@code insufficient_scope}. The scopes named are the
+     * needed ones and those the token holds, so that a client that asks again for them loses none (the MCP
+     * authorization specification's step-up).
+     */
+    String insufficientScope(Set<Scope> needed, Set<Scope> held) {
+        Set<Scope> asked = EnumSet.noneOf(Scope.class);
+        asked.addAll(needed);
+        asked.addAll(held);
+        return header(asked, "insufficient_scope", "the token lacks the scope " + Scope.wireNames(needed));
     }
 
     private String header(Set<Scope> scopes, String error, String description) {

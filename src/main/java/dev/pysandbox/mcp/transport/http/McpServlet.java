@@ -177,6 +177,11 @@ public final class McpServlet extends HttpServlet implements McpStatelessServerT
                 request.getHeader("Authorization"), request.getHeader(PROTOCOL_HEADER), request.getContentType(),
                 request.getHeader("Accept"), request.getContentLengthLong(), request.getRemoteAddr()))) {
             case RequestCheck.Refused refused -> {
+                if (request.getContentLengthLong() != 0) {
+                    // Refused before its body was read: the connection must not carry another request, whose bytes
+                    // would follow an unread body (a client reusing it saw its next request lost).
+                    response.setHeader("Connection", "close");
+                }
                 refuse(response, refused);
                 return;
             }

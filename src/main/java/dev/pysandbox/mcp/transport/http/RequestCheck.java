@@ -169,7 +169,7 @@ final class RequestCheck {
                     Scope.EXECUTE.wireName());
             return Optional.of(new Refused(403, ErrorReply.of(request.id(), ErrorReply.INVALID_REQUEST,
                     "Forbidden: calling a tool needs the scope " + Scope.EXECUTE.wireName(), null),
-                    Map.of("WWW-Authenticate", challenge.insufficientScope(Set.of(Scope.EXECUTE)))));
+                    Map.of("WWW-Authenticate", challenge.insufficientScope(Set.of(Scope.EXECUTE), caller.scopes()))));
         }
         return Optional.empty();
     }

@@ -219,7 +219,7 @@ class RequestCheckTest {
         assertEquals(403, forbidden.status());
         assertEquals(7, forbidden.reply().id());
         assertEquals("Bearer resource_metadata=\"https://sandbox.example.com/.well-known/oauth-protected-resource/mcp\","
-                        + " scope=\"sandbox:execute\", error=\"insufficient_scope\","
+                        + " scope=\"sandbox:execute sandbox:tools\", error=\"insufficient_scope\","
                         + " error_description=\"the token lacks the scope sandbox:execute\"",
                 forbidden.headers().get("WWW-Authenticate"));
         for (String discovery : List.of("initialize", "tools/list", "ping")) {
