@@ -85,6 +85,9 @@ public final class AuditLog implements AutoCloseable {
         appender.setName("audit");
         appender.setEncoder(encoder);
         appender.start();
+        if (!appender.isStarted()) {
+            throw new IllegalStateException("the audit log could not be opened: " + settings.file());
+        }
         Logger logger = context.getLogger(LOGGER);
         logger.setAdditive(false);
         logger.setLevel(Level.INFO);

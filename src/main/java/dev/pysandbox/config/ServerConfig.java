@@ -3,6 +3,7 @@ package dev.pysandbox.config;
 import java.lang.management.ManagementFactory;
 import java.net.URI;
 import java.net.URISyntaxException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Arrays;
@@ -233,7 +234,15 @@ public record ServerConfig(
         if (destination.equals("stdout")) {
             throw new ConfigException("audit.log=stdout is refused: stdout carries the MCP protocol; use stderr or a file");
         }
-        return new AuditSettings(true, destination.equals("stderr") ? null : path(destination, null),
+        Path file = destination.equals("stderr") ? null : path(destination, null);
+        if (file != null && (file.getParent() == null || !Files.isDirectory(file.getParent())
+                || !Files.isWritable(file.getParent()) || Files.isDirectory(file)
+                || (Files.exists(file) && !Files.isWritable(file)))) {
+            // Said at start, in one line: an audit log that cannot be written must not leave calls unrecorded.
+            throw new ConfigException("audit.log: cannot write " + file + " (its folder must exist and be writable"
+                    + " by the server's user, and it must not be a folder)");
+        }
+        return new AuditSettings(true, file,
                 bool(s, "audit.include-code"), integer(s, "audit.max-file-bytes", 1024, Integer.MAX_VALUE),
                 // Logback's fixed window keeps at most 20 rotated files.
                 integer(s, "audit.max-files", 1, 20));

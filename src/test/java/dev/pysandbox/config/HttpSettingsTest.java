@@ -110,6 +110,11 @@ class HttpSettingsTest {
         assertFalse(stderr.includeCode());
         ConfigException e = assertThrows(ConfigException.class, () -> config("audit.log", "stdout"));
         assertTrue(e.getMessage().contains("stdout carries the MCP protocol"), e.getMessage());
+        ConfigException unwritable = assertThrows(ConfigException.class,
+                () -> config("audit.log", "/no/such/folder/audit.log"));
+        assertTrue(unwritable.getMessage().contains("audit.log: cannot write"), unwritable.getMessage());
+        assertThrows(ConfigException.class, () -> config("audit.log", System.getProperty("java.io.tmpdir")),
+                "a folder is no audit file");
     }
 
     /** Attack: DNS rebinding, a web page reaching the loopback server under a name of its own. */
