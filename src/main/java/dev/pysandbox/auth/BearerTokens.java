@@ -5,12 +5,13 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Optional;
 import java.util.regex.Pattern;
+
+import dev.pysandbox.execution.TextDigest;
 
 /**
  * The callers {@code http.tokens-file} admits: one {@code principal:sha256-hex-of-token} a line, {@code #}
@@ -81,7 +82,7 @@ public final class BearerTokens implements Authenticator {
         if (!PRINCIPAL.matcher(principal).matches()) {
             throw new IllegalArgumentException("a caller's name is 1 to 64 letters, digits and ._@+-, not '" + principal + "'");
         }
-        return principal + ":" + HexFormat.of().formatHex(sha256(token));
+        return principal + ":" + HexFormat.of().formatHex(TextDigest.sha256(token));
     }
 
     @Override
@@ -96,7 +97,7 @@ public final class BearerTokens implements Authenticator {
 
     /** The principal whose token this is, if any. */
     public Optional<String> principalFor(String token) {
-        byte[] digest = sha256(token);
+        byte[] digest = TextDigest.sha256(token);
         String found = null;
         for (Entry entry : entries) {
             // Every entry is compared, whatever matched before, so the time does not depend on which one did.
@@ -105,13 +106,5 @@ public final class BearerTokens implements Authenticator {
             }
         }
         return Optional.ofNullable(found);
-    }
-
-    public static byte[] sha256(String token) {
-        try {
-            return MessageDigest.getInstance("SHA-256").digest(token.getBytes(StandardCharsets.UTF_8));
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("every JDK has SHA-256", e);
-        }
     }
 }

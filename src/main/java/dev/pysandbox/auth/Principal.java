@@ -1,10 +1,9 @@
 package dev.pysandbox.auth;
 
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.Base64;
 import java.util.Objects;
+
+import dev.pysandbox.execution.TextDigest;
 
 /**
  * Who calls over HTTP. With {@code http.auth=oauth} a principal is the token's issuer and subject together (a
@@ -37,13 +36,8 @@ public record Principal(String issuer, String subject) {
         if (issuer == null) {
             return subject;
         }
-        try {
-            byte[] digest = MessageDigest.getInstance("SHA-256")
-                    .digest((issuer.length() + "/" + issuer + subject).getBytes(StandardCharsets.UTF_8));
-            return "oauth~" + Base64.getUrlEncoder().withoutPadding().encodeToString(digest);
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("every JDK has SHA-256", e);
-        }
+        return "oauth~" + Base64.getUrlEncoder().withoutPadding()
+                .encodeToString(TextDigest.sha256(issuer.length() + "/" + issuer + subject));
     }
 
     /** How logs and the audit log name it: {@code subject@issuer}, or the tokens file's name. */

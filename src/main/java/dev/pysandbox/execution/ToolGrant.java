@@ -33,8 +33,4 @@ public record ToolGrant(Access access, List<String> narrowTo, int maxCalls) {
     public ToolGrant(boolean enabled, List<String> narrowTo, int maxCalls) {
         this(enabled ? Access.GRANTED : Access.NOT_FOR_THIS_CALL, narrowTo, maxCalls);
     }
-
-    public boolean enabled() {
-        return access == Access.GRANTED;
-    }
 }

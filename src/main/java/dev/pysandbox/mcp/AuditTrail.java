@@ -2,8 +2,6 @@ package dev.pysandbox.mcp;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.HexFormat;
@@ -13,6 +11,7 @@ import io.modelcontextprotocol.json.McpJsonMapper;
 import dev.pysandbox.audit.AuditEntry;
 import dev.pysandbox.audit.AuditLog;
 import dev.pysandbox.config.AuditSettings;
+import dev.pysandbox.execution.TextDigest;
 
 /**
  * The audit log's view of a call (README, "Audit log"): who, which tool and language, which code (by digest and
@@ -47,7 +46,7 @@ final class AuditTrail implements CallObserver {
         String scriptPath = RunPythonTool.NAME.equals(call.tool()) && call.arguments().get("scriptPath") instanceof String path
                 ? path : null;
         String code = scriptPath == null && call.arguments().get("code") instanceof String text ? text : null;
-        byte[] codeBytes = code == null ? null : code.getBytes(StandardCharsets.UTF_8);
+        Integer codeBytes = code == null ? null : code.getBytes(StandardCharsets.UTF_8).length;
         ToolAnswer answer = call.answer();
         return new AuditEntry(now.truncatedTo(ChronoUnit.MILLIS).toString(),
                 call.caller().principal() == null ? "stdio" : "http",
@@ -55,8 +54,8 @@ final class AuditTrail implements CallObserver {
                 call.tool(),
                 answer.language() == null ? null : answer.language().wireName(),
                 call.arguments().get("session_id") instanceof String id ? id : null,
-                codeBytes == null ? null : HexFormat.of().formatHex(sha256(codeBytes)),
-                codeBytes == null ? null : codeBytes.length,
+                code == null ? null : HexFormat.of().formatHex(TextDigest.sha256(code)),
+                codeBytes,
                 scriptPath,
                 answer.status().wireName(),
                 call.elapsed().toMillis(),
@@ -70,14 +69,6 @@ final class AuditTrail implements CallObserver {
             return json.writeValueAsBytes(answer.result()).length;
         } catch (IOException e) {
             return -1;
-        }
-    }
-
-    private static byte[] sha256(byte[] bytes) {
-        try {
-            return MessageDigest.getInstance("SHA-256").digest(bytes);
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("every JDK has SHA-256", e);
         }
     }
 }

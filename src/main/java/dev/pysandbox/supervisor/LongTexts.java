@@ -3,6 +3,8 @@ package dev.pysandbox.supervisor;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
+import dev.pysandbox.execution.TextDigest;
+
 /**
  * The code texts whose calls ran long before ({@link LongCalls#LONG_TEXT}): a call with one of them gets its twin at
  * once instead of after the delay. An agent that sends the same long computation again (a loop over parameters, a retry) then gets the JIT

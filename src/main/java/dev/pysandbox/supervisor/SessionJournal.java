@@ -7,6 +7,7 @@ import java.util.List;
 
 import dev.pysandbox.execution.ExecutionRequest;
 import dev.pysandbox.execution.Status;
+import dev.pysandbox.execution.TextDigest;
 
 /**
  * A session's calls, kept so that a session whose worker was lost to someone else's call (or replaced) can be

@@ -15,9 +15,11 @@ import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import dev.pysandbox.execution.TextDigest;
+
 class BearerTokensTest {
     private static String line(String principal, String token) {
-        return principal + ":" + HexFormat.of().formatHex(BearerTokens.sha256(token));
+        return principal + ":" + HexFormat.of().formatHex(TextDigest.sha256(token));
     }
 
     @Test

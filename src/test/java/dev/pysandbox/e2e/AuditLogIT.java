@@ -8,9 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.MessageDigest;
 import java.time.Instant;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 
@@ -28,10 +26,6 @@ import dev.pysandbox.wire.WireCodec;
  */
 class AuditLogIT {
     private static final String ALICE = "alice-audit-token";
-
-    private static String sha256(String text) throws Exception {
-        return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8)));
-    }
 
     private static List<Map<?, ?>> lines(Path file) throws Exception {
         return Files.readAllLines(file).stream().<Map<?, ?>>map(line -> (Map<?, ?>) WireCodec.parseValue(line)).toList();
@@ -62,7 +56,7 @@ class AuditLogIT {
             assertEquals("execute_code", first.get("tool"));
             assertEquals("python", first.get("language"));
             assertEquals("s1", first.get("session_id"));
-            assertEquals(sha256(secretCode), first.get("code_sha256"));
+            assertEquals(HttpSandboxServer.sha256(secretCode), first.get("code_sha256"));
             assertEquals(secretCode.getBytes(StandardCharsets.UTF_8).length, ((Number) first.get("code_bytes")).intValue());
             assertEquals("success", first.get("status"));
             assertTrue(((Number) first.get("duration_ms")).longValue() >= 0);
@@ -76,7 +70,7 @@ class AuditLogIT {
 
             assertEquals("javascript", entries.get(1).get("language"));
             assertEquals("execution_error", entries.get(1).get("status"));
-            assertEquals(sha256(failing), entries.get(1).get("code_sha256"));
+            assertEquals(HttpSandboxServer.sha256(failing), entries.get(1).get("code_sha256"));
             assertEquals("validate_code", entries.get(2).get("tool"));
             assertEquals("setup_error", entries.get(3).get("status"), "a refused call is audited too");
             assertNull(entries.get(3).get("language"), "a language the sandbox does not run is named by none");

@@ -84,8 +84,7 @@ public final class HttpEndpoint {
         if (settings.publicUrl() != null) {
             return settings.publicUrl();
         }
-        String host = settings.host().contains(":") ? "[" + settings.host() + "]" : settings.host();
-        return URI.create("http://" + host + ":" + port() + settings.path());
+        return URI.create(boundAddress());
     }
 
     /**
@@ -123,8 +122,7 @@ public final class HttpEndpoint {
         server.setStopTimeout(10_000);
         server.start();
         int port = connector.getLocalPort();
-        String host = settings.host().contains(":") ? "[" + settings.host() + "]" : settings.host();
-        System.err.println("python-sandbox-mcp: listening on http://" + host + ":" + port + settings.path());
+        System.err.println("python-sandbox-mcp: listening on " + boundAddress());
         log.info("serving MCP over HTTP on {}:{}{} ({})", settings.host(), port, settings.path(), switch (settings.auth()) {
             case NONE -> "no authentication";
             case TOKEN -> "bearer tokens from " + settings.tokens();
@@ -139,6 +137,12 @@ public final class HttpEndpoint {
 
     public int port() {
         return connector.getLocalPort();
+    }
+
+    /** The MCP endpoint at the address and port bound, an IPv6 address in brackets. */
+    private String boundAddress() {
+        String host = settings.host().contains(":") ? "[" + settings.host() + "]" : settings.host();
+        return "http://" + host + ":" + port() + settings.path();
     }
 
     /**

@@ -23,6 +23,7 @@ import dev.pysandbox.auth.Authenticator;
 import dev.pysandbox.auth.BearerTokens;
 import dev.pysandbox.auth.Principal;
 import dev.pysandbox.auth.Scope;
+import dev.pysandbox.execution.TextDigest;
 import dev.pysandbox.mcp.transport.ErrorReply;
 import dev.pysandbox.mcp.transport.LineDecoder;
 import dev.pysandbox.mcp.transport.http.RequestCheck.Admitted;
@@ -42,7 +43,7 @@ class RequestCheckTest {
 
     private static BearerTokens tokens() {
         try {
-            return BearerTokens.parse(List.of("alice:" + HexFormat.of().formatHex(BearerTokens.sha256("a-secret"))), "t");
+            return BearerTokens.parse(List.of("alice:" + HexFormat.of().formatHex(TextDigest.sha256("a-secret"))), "t");
         } catch (IOException e) {
             throw new AssertionError(e);
         }
